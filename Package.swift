@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CaptureKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CaptureKit", targets: ["CaptureKit"]),
+        .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
+        .executable(name: "capture", targets: ["capture"]),
+        .executable(name: "capture-bench", targets: ["capture-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // C: the system libraries and the one shim. Nothing above GStreamerSwift imports these.
+        .systemLibrary(
+            name: "CGStreamerSys",
+            pkgConfig: "gstreamer-app-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        .target(
+            name: "CGStreamer",
+            dependencies: ["CGStreamerSys"],
+            linkerSettings: [.linkedLibrary("exif")]
+        ),
+        // A thin, safe, capture-agnostic Swift layer over GStreamer.
+        .target(name: "GStreamerSwift", dependencies: ["CGStreamer", "CGStreamerSys"]),
+        // The public AVFoundation-like model.
+        .target(
+            name: "CaptureKit",
+            dependencies: ["GStreamerSwift", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "CaptureFiles", dependencies: ["CaptureKit", .product(name: "Yams", package: "Yams")]),
+        .executableTarget(
+            name: "capture",
+            dependencies: [
+                "CaptureKit", "CaptureFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "capture-bench", dependencies: ["CaptureKit", "GStreamerSwift"]),
+        .executableTarget(name: "StillPhotoExample", dependencies: ["CaptureKit"], path: "Examples/StillPhoto"),
+        .executableTarget(name: "FrameStatsExample", dependencies: ["CaptureKit"], path: "Examples/FrameStats"),
+        .testTarget(name: "GStreamerSwiftTests", dependencies: ["GStreamerSwift"]),
+        .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "GStreamerSwift"]),
+        .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "CaptureKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

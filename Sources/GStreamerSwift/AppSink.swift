@@ -1,0 +1,28 @@
+import CGStreamerSys
+
+/// An `appsink` element's callbacks.
+public enum AppSink {
+    /// What an appsink calls.
+    ///
+    /// Threading: both closures run on the appsink's streaming thread; they must hand work over
+    /// (to a queue or a stream) and return quickly, never run user code there.
+    public struct Handlers: Sendable {
+        public var newSample: @Sendable (Sample) -> Void
+        public var endOfStream: @Sendable () -> Void
+
+        public init(newSample: @escaping @Sendable (Sample) -> Void, endOfStream: @escaping @Sendable () -> Void = {}) {
+            self.newSample = newSample
+            self.endOfStream = endOfStream
+        }
+    }
+
+    /// Installs `handlers` on an appsink element (replacing earlier ones).
+    public static func setHandlers(_ handlers: Handlers, on element: Element) {
+        var callbacks = GstAppSinkCallbacks()
+        callbacks.new_sample = Trampolines.appSinkNewSample
+        callbacks.eos = Trampolines.appSinkEndOfStream
+        let box = CallbackBox(handlers)
+        gst_app_sink_set_callbacks(element.pointer.cast(to: GstAppSink.self), &callbacks,
+                                   box.retainedPointer(), Trampolines.releaseAppSinkHandlers)
+    }
+}

@@ -1,0 +1,149 @@
+import CGStreamerSys
+import Foundation
+import Synchronization
+
+/// A message posted on a pipeline's bus, decoded into Swift values.
+public enum BusMessage: Sendable, Equatable {
+    /// An element failed; `source` is the element's name, `debug` GStreamer's debug detail.
+    case error(source: String, message: String, debug: String?)
+    case warning(source: String, message: String, debug: String?)
+    case endOfStream
+    case stateChanged(source: String, old: State, new: State)
+    /// An element or application message, by structure name and its serialized fields.
+    case element(source: String, structure: String)
+    /// Another message type, by its GStreamer type name.
+    /// A device monitor found a device.
+    case deviceAdded(MonitoredDevice)
+    /// A device monitor lost a device.
+    case deviceRemoved(MonitoredDevice)
+    case other(String)
+}
+
+/// A pipeline's bus. `BusWatch` reads it on a thread of its own.
+public final class Bus: Sendable {
+    let pointer: CPointer<GstBus>
+
+    init(owning bus: UnsafeMutablePointer<GstBus>) {
+        self.pointer = CPointer(bus)
+    }
+
+    deinit {
+        gst_object_unref(UnsafeMutableRawPointer(pointer.raw))
+    }
+
+    /// Pops the first pending error message's text, if any, without waiting.
+    func pendingErrorText() -> String? {
+        guard let message = gst_bus_pop_filtered(pointer.raw, GST_MESSAGE_ERROR) else { return nil }
+        defer { gst_message_unref(message) }
+        if case .error(let source, let text, _) = BusMessage(message) {
+            return "\(source): \(text)"
+        }
+        return nil
+    }
+
+    /// Posts an application message; `BusWatch` uses one to stop.
+    func postApplication(_ name: String) {
+        let structure = gst_structure_new_empty(name)
+        let message = gst_message_new_application(nil, structure)
+        gst_bus_post(pointer.raw, message)
+    }
+
+    /// Waits up to `timeout` nanoseconds for the next message.
+    public func pop(timeout: UInt64) -> BusMessage? {
+        guard let message = gst_bus_timed_pop(pointer.raw, GstClockTime(timeout)) else { return nil }
+        defer { gst_message_unref(message) }
+        return BusMessage(message)
+    }
+}
+
+extension BusMessage {
+    init(_ message: UnsafeMutablePointer<GstMessage>) {
+        let source: String = message.pointee.src.map { src in
+            guard let cName = gst_object_get_name(src) else { return "" }
+            defer { g_free(cName) }
+            return String(cString: cName)
+        } ?? ""
+        switch message.pointee.type {
+        case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING:
+            var error: UnsafeMutablePointer<GError>?
+            var debug: UnsafeMutablePointer<gchar>?
+            if message.pointee.type == GST_MESSAGE_ERROR {
+                gst_message_parse_error(message, &error, &debug)
+            } else {
+                gst_message_parse_warning(message, &error, &debug)
+            }
+            let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            let detail = debug.map { String(cString: $0) }
+            g_error_free(error)
+            g_free(debug)
+            self = message.pointee.type == GST_MESSAGE_ERROR
+                ? .error(source: source, message: text, debug: detail)
+                : .warning(source: source, message: text, debug: detail)
+        case GST_MESSAGE_EOS:
+            self = .endOfStream
+        case GST_MESSAGE_STATE_CHANGED:
+            var old = GST_STATE_VOID_PENDING, new = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+            gst_message_parse_state_changed(message, &old, &new, &pending)
+            self = .stateChanged(source: source, old: State(old) ?? .null, new: State(new) ?? .null)
+        case GST_MESSAGE_ELEMENT, GST_MESSAGE_APPLICATION:
+            let structure = gst_message_get_structure(message)
+            let text: String = structure.flatMap { s in
+                guard let c = gst_structure_to_string(s) else { return nil }
+                defer { g_free(c) }
+                return String(cString: c)
+            } ?? ""
+            self = .element(source: source, structure: text)
+        case GST_MESSAGE_DEVICE_ADDED, GST_MESSAGE_DEVICE_REMOVED:
+            var device: UnsafeMutablePointer<GstDevice>?
+            if message.pointee.type == GST_MESSAGE_DEVICE_ADDED {
+                gst_message_parse_device_added(message, &device)
+            } else {
+                gst_message_parse_device_removed(message, &device)
+            }
+            let parsed = MonitoredDevice(device!)
+            gst_object_unref(UnsafeMutableRawPointer(device))
+            self = message.pointee.type == GST_MESSAGE_DEVICE_ADDED ? .deviceAdded(parsed) : .deviceRemoved(parsed)
+        default:
+            self = .other(String(cString: gst_message_type_get_name(message.pointee.type)))
+        }
+    }
+}
+
+/// Reads a bus on a dedicated thread and hands each message to `handler`.
+///
+/// Threading: `handler` runs on the watch's own thread, one message at a time; it must not block
+/// for long. `stop()` returns after the thread has finished.
+public final class BusWatch: Sendable {
+    private let bus: Bus
+    private let finished = DispatchSemaphore(value: 0)
+    private let stopped = Atomic<Bool>(false)
+    static let stopMessage = "capturekit-bus-watch-stop"
+
+    public convenience init(pipeline: Pipeline, handler: @escaping @Sendable (BusMessage) -> Void) {
+        self.init(bus: pipeline.bus, name: "\(pipeline.name)-bus", handler: handler)
+    }
+
+    init(bus: Bus, name: String, handler: @escaping @Sendable (BusMessage) -> Void) {
+        self.bus = bus
+        let finished = self.finished
+        let thread = Thread {
+            while true {
+                guard let message = bus.pop(timeout: UInt64(GstClockTime.max)) else { continue }
+                if case .element(_, let structure) = message, structure.hasPrefix(BusWatch.stopMessage) { break }
+                handler(message)
+            }
+            finished.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Stops the thread and waits for it.
+    public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        bus.postApplication(Self.stopMessage)
+        finished.wait()
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,73 @@
+import CGStreamerSys
+
+/// A device GstDeviceMonitor reports.
+public struct MonitoredDevice: Sendable, Equatable {
+    /// The device's display name.
+    public var displayName: String
+    /// Its class, e.g. "Video/Source".
+    public var deviceClass: String
+    /// Its caps, one structure per format.
+    public var caps: [CapsStructure]
+    /// Its properties (device.path, api.v4l2.cap.card, device.bus_path, …).
+    public var properties: [String: CapsValue]
+
+    init(_ device: UnsafeMutablePointer<GstDevice>) {
+        func take(_ text: UnsafeMutablePointer<gchar>?) -> String {
+            guard let text else { return "" }
+            defer { g_free(text) }
+            return String(cString: text)
+        }
+        displayName = take(gst_device_get_display_name(device))
+        deviceClass = take(gst_device_get_device_class(device))
+        if let caps = gst_device_get_caps(device) {
+            self.caps = CapsStructure.structures(of: caps)
+            gst_caps_unref(caps)
+        } else {
+            self.caps = []
+        }
+        if let structure = gst_device_get_properties(device) {
+            properties = CapsStructure(structure).fields
+            gst_structure_free(structure)
+        } else {
+            properties = [:]
+        }
+    }
+}
+
+/// Lists devices of a class and reports hot-plug through a `BusWatch`.
+public final class DeviceMonitor: Sendable {
+    private let pointer: CPointer<GstDeviceMonitor>
+
+    /// Monitors devices whose class matches `deviceClass` (e.g. "Video/Source").
+    public init(deviceClass: String) {
+        GStreamer.initialize()
+        let monitor = gst_device_monitor_new()!
+        _ = gst_device_monitor_add_filter(monitor, deviceClass, nil)
+        self.pointer = CPointer(monitor)
+    }
+
+    deinit {
+        gst_device_monitor_stop(pointer.raw)
+        gst_object_unref(UnsafeMutableRawPointer(pointer.raw))
+    }
+
+    /// The devices present now (probes once).
+    public func devices() -> [MonitoredDevice] {
+        guard let list = gst_device_monitor_get_devices(pointer.raw) else { return [] }
+        defer { g_list_free_full(list) { gst_object_unref($0) } }
+        var result: [MonitoredDevice] = []
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            result.append(MonitoredDevice(current.pointee.data.assumingMemoryBound(to: GstDevice.self)))
+            node = current.pointee.next
+        }
+        return result
+    }
+
+    /// Starts monitoring. Hot-plug arrives as `.deviceAdded` / `.deviceRemoved` on the
+    /// returned watch's thread; keep the watch alive as long as you want events.
+    public func start(handler: @escaping @Sendable (BusMessage) -> Void) -> BusWatch? {
+        guard gst_device_monitor_start(pointer.raw) != 0 else { return nil }
+        return BusWatch(bus: Bus(owning: gst_device_monitor_get_bus(pointer.raw)!), name: "capturekit-devices", handler: handler)
+    }
+}

@@ -1,0 +1,116 @@
+import CGStreamer
+import CGStreamerSys
+
+/// A GStreamer element. Owns one reference, released in `deinit`.
+public final class Element: Sendable {
+    let pointer: CPointer<GstElement>
+
+    /// The element's name, unique within its pipeline.
+    public let name: String
+    /// The factory it was made from, e.g. "videotestsrc".
+    public let factory: String
+
+    /// Makes an element from an installed factory.
+    public init(factory: String, name: String) throws(GStreamerError) {
+        GStreamer.initialize()
+        guard let element = gst_element_factory_make(factory, name) else {
+            throw .missingElement(factory: factory)
+        }
+        gst_object_ref_sink(UnsafeMutableRawPointer(element))
+        self.pointer = CPointer(element)
+        self.name = name
+        self.factory = factory
+    }
+
+    /// Wraps an element reference the caller already owns (transfer full).
+    init(owning element: UnsafeMutablePointer<GstElement>) {
+        self.pointer = CPointer(element)
+        self.name = Element.objectName(element)
+        self.factory = gst_element_get_factory(element).map { factory in
+            Element.objectName(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstElement.self))
+        } ?? ""
+    }
+
+    deinit {
+        gst_object_unref(UnsafeMutableRawPointer(pointer.raw))
+    }
+
+    static func objectName(_ object: UnsafeMutablePointer<GstElement>) -> String {
+        guard let cName = gst_object_get_name(UnsafeMutableRawPointer(object).assumingMemoryBound(to: GstObject.self)) else {
+            return ""
+        }
+        defer { g_free(cName) }
+        return String(cString: cName)
+    }
+
+    /// Sets a property from its textual form, converted to the property's own type
+    /// (numbers, booleans, enum nicks, caps, fractions), as `gst-launch-1.0` would.
+    public func set(_ property: String, _ value: String) throws(GStreamerError) {
+        guard let spec = ck_object_find_property(UnsafeMutableRawPointer(pointer.raw), property) else {
+            throw .noSuchProperty(element: name, property: property)
+        }
+        var gvalue = GValue()
+        g_value_init(&gvalue, spec.pointee.value_type)
+        defer { g_value_unset(&gvalue) }
+        guard gst_value_deserialize(&gvalue, value) != 0 else {
+            throw .invalidPropertyValue(element: name, property: property, value: value,
+                                        expectedType: String(cString: ck_param_spec_type_name(spec)))
+        }
+        g_object_set_property(pointer.cast(to: GObject.self), property, &gvalue)
+    }
+
+    /// Reads a property in its textual form.
+    public func get(_ property: String) throws(GStreamerError) -> String {
+        guard let spec = ck_object_find_property(UnsafeMutableRawPointer(pointer.raw), property) else {
+            throw .noSuchProperty(element: name, property: property)
+        }
+        var gvalue = GValue()
+        g_value_init(&gvalue, spec.pointee.value_type)
+        defer { g_value_unset(&gvalue) }
+        g_object_get_property(pointer.cast(to: GObject.self), property, &gvalue)
+        guard let text = gst_value_serialize(&gvalue) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// Links this element to `downstream`, optionally through a caps filter.
+    public func link(to downstream: Element, caps: String? = nil) throws(GStreamerError) {
+        var ok: gboolean
+        if let caps {
+            guard let parsed = gst_caps_from_string(caps) else { throw .invalidCaps(caps) }
+            defer { gst_caps_unref(parsed) }
+            ok = gst_element_link_filtered(pointer.raw, downstream.pointer.raw, parsed)
+        } else {
+            ok = gst_element_link(pointer.raw, downstream.pointer.raw)
+        }
+        guard ok != 0 else { throw .linkFailed(from: name, to: downstream.name, caps: caps) }
+    }
+
+    /// A static pad of the element ("src", "sink").
+    public func staticPad(_ name: String) throws(GStreamerError) -> Pad {
+        guard let pad = gst_element_get_static_pad(pointer.raw, name) else {
+            throw .noSuchPad(element: self.name, pad: name)
+        }
+        return Pad(owning: pad)
+    }
+
+    /// Replaces the tags a tag-setter element (jifmux, mp4mux) writes with the next buffer.
+    /// Call it on the element's streaming thread before the buffer reaches it.
+    public func replaceTags(_ tags: TagList) {
+        guard ck_is_tag_setter(UnsafeMutableRawPointer(pointer.raw)) != 0 else { return }
+        let setter = OpaquePointer(pointer.raw)
+        gst_tag_setter_reset_tags(setter)
+        gst_tag_setter_merge_tags(setter, tags.pointer.raw, GST_TAG_MERGE_REPLACE_ALL)
+    }
+
+    /// Changes state; live elements changing to PAUSED answer `.noPreroll`.
+    @discardableResult
+    public func setState(_ state: State) -> StateChangeResult {
+        StateChangeResult(gst_element_set_state(pointer.raw, state.gstState))
+    }
+
+    /// Sends an event (e.g. end-of-stream) to the element.
+    public func sendEndOfStream() {
+        _ = gst_element_send_event(pointer.raw, gst_event_new_eos())
+    }
+}

@@ -1,0 +1,87 @@
+import CGStreamerSys
+
+/// What a buffer probe decides.
+public enum ProbeDecision: Sendable {
+    case pass, drop
+}
+
+/// A buffer seen by a probe, valid only inside the probe callback.
+public struct ProbeBuffer: ~Copyable {
+    let info: UnsafeMutablePointer<GstPadProbeInfo>
+
+    var buffer: UnsafeMutablePointer<GstBuffer> {
+        info.pointee.data.assumingMemoryBound(to: GstBuffer.self)
+    }
+
+    /// Presentation time in nanoseconds (running time for live sources), nil when unset.
+    public var presentationTime: UInt64? {
+        let pts = buffer.pointee.pts
+        return pts == GstClockTime.max ? nil : UInt64(pts)
+    }
+
+    /// Duration in nanoseconds, nil when unset.
+    public var duration: UInt64? {
+        let duration = buffer.pointee.duration
+        return duration == GstClockTime.max ? nil : UInt64(duration)
+    }
+
+    /// Gives write access to the buffer's bytes, making it writable first (no copy when the
+    /// probe holds the only reference, as a source's own pad does).
+    public mutating func withWritableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
+        let writable = gst_mini_object_make_writable(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self))!
+        info.pointee.data = UnsafeMutableRawPointer(writable)
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else { throw GStreamerError.mapFailed }
+        defer { gst_buffer_unmap(buffer, &map) }
+        return try body(UnsafeMutableRawBufferPointer(start: map.data, count: Int(map.size)))
+    }
+
+    /// Gives read access to the buffer's bytes.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { throw GStreamerError.mapFailed }
+        defer { gst_buffer_unmap(buffer, &map) }
+        return try body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
+    }
+}
+
+/// The callback type of a buffer probe.
+///
+/// Threading: runs on the streaming thread that pushes through the pad, once per buffer;
+/// it must not block.
+public typealias BufferProbe = @Sendable (inout ProbeBuffer) -> ProbeDecision
+
+/// A pad of an element.
+public final class Pad: Sendable {
+    let pointer: CPointer<GstPad>
+
+    init(owning pad: UnsafeMutablePointer<GstPad>) {
+        self.pointer = CPointer(pad)
+    }
+
+    deinit {
+        gst_object_unref(UnsafeMutableRawPointer(pointer.raw))
+    }
+
+    /// Calls `probe` for every buffer that passes the pad. Returns an id for `removeProbe`.
+    @discardableResult
+    public func addBufferProbe(_ probe: @escaping BufferProbe) -> UInt {
+        let box = CallbackBox(probe)
+        return UInt(gst_pad_add_probe(pointer.raw, GST_PAD_PROBE_TYPE_BUFFER, Trampolines.bufferProbe,
+                                      box.retainedPointer(), Trampolines.releaseBufferProbe))
+    }
+
+    /// Removes a probe added with `addBufferProbe`.
+    public func removeProbe(_ id: UInt) {
+        gst_pad_remove_probe(pointer.raw, gulong(id))
+    }
+
+    /// The caps currently negotiated on the pad, as a string.
+    public var currentCaps: String? {
+        guard let caps = gst_pad_get_current_caps(pointer.raw) else { return nil }
+        defer { gst_caps_unref(caps) }
+        guard let text = gst_caps_to_string(caps) else { return nil }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+}

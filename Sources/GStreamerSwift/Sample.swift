@@ -1,0 +1,134 @@
+import CGStreamerSys
+
+/// A buffer with its caps, as an appsink delivers it. Owns one reference.
+public final class Sample: Sendable {
+    let pointer: COpaquePointer
+
+    init(owning sample: OpaquePointer) {
+        self.pointer = COpaquePointer(sample)
+    }
+
+    deinit {
+        gst_sample_unref(pointer.raw)
+    }
+
+    var buffer: UnsafeMutablePointer<GstBuffer>? { gst_sample_get_buffer(pointer.raw) }
+
+    /// Presentation time in nanoseconds, nil when unset.
+    public var presentationTime: UInt64? {
+        guard let pts = buffer?.pointee.pts, pts != GstClockTime.max else { return nil }
+        return UInt64(pts)
+    }
+
+    /// Duration in nanoseconds, nil when unset.
+    public var duration: UInt64? {
+        guard let duration = buffer?.pointee.duration, duration != GstClockTime.max else { return nil }
+        return UInt64(duration)
+    }
+
+    /// The buffer's size in bytes.
+    public var byteCount: Int {
+        buffer.map { Int(gst_buffer_get_size($0)) } ?? 0
+    }
+
+    /// An identity for the caps object, to cache what is derived from it.
+    public var capsIdentity: UnsafeRawPointer? {
+        gst_sample_get_caps(pointer.raw).map { UnsafeRawPointer($0) }
+    }
+
+    /// The caps as a string.
+    public var caps: String? {
+        guard let caps = gst_sample_get_caps(pointer.raw), let text = gst_caps_to_string(caps) else { return nil }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// The video layout described by the caps, or nil when the caps are not raw video.
+    public var videoLayout: VideoLayout? {
+        guard let caps = gst_sample_get_caps(pointer.raw) else { return nil }
+        var info = GstVideoInfo()
+        guard gst_video_info_from_caps(&info, caps) != 0 else { return nil }
+        return VideoLayout(info)
+    }
+
+    /// Maps the whole buffer for reading, without copying.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        guard let buffer else { throw GStreamerError.mapFailed }
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { throw GStreamerError.mapFailed }
+        defer { gst_buffer_unmap(buffer, &map) }
+        return try body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
+    }
+
+    /// Maps the planes of a raw video buffer for reading, without copying, honouring the
+    /// strides and offsets of its video meta (drivers may pad rows).
+    public func withPlanes<R>(_ body: ([VideoPlane]) throws -> R) throws -> R {
+        guard let buffer, let caps = gst_sample_get_caps(pointer.raw) else { throw GStreamerError.mapFailed }
+        var info = GstVideoInfo()
+        guard gst_video_info_from_caps(&info, caps) != 0 else { throw GStreamerError.mapFailed }
+        var frame = GstVideoFrame()
+        guard gst_video_frame_map(&frame, &info, buffer, GST_MAP_READ) != 0 else { throw GStreamerError.mapFailed }
+        defer { gst_video_frame_unmap(&frame) }
+        let count = Int(frame.info.finfo.pointee.n_planes)
+        var planes: [VideoPlane] = []
+        planes.reserveCapacity(count)
+        withUnsafeBytes(of: frame.data) { data in
+            withUnsafeBytes(of: frame.info.stride) { strides in
+                let pointers = data.bindMemory(to: UnsafeMutableRawPointer?.self)
+                let strideValues = strides.bindMemory(to: Int32.self)
+                for index in 0..<count {
+                    let height = Int(VideoLayout.planeHeight(frame.info, plane: index))
+                    let stride = Int(strideValues[index])
+                    planes.append(VideoPlane(
+                        bytes: UnsafeRawBufferPointer(start: pointers[index], count: stride * height),
+                        bytesPerRow: stride, height: height))
+                }
+            }
+        }
+        return try body(planes)
+    }
+}
+
+/// One plane of a mapped video frame; valid only inside `withPlanes`.
+public struct VideoPlane {
+    public let bytes: UnsafeRawBufferPointer
+    public let bytesPerRow: Int
+    public let height: Int
+}
+
+/// Size, pixel format and strides of raw video.
+public struct VideoLayout: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    /// GStreamer's format name ("BGRA", "NV12", "I420", "GRAY8", …).
+    public var format: String
+    public var bytesPerRow: [Int]
+    public var planeOffsets: [Int]
+    public var byteCount: Int
+
+    init(_ info: GstVideoInfo) {
+        width = Int(info.width)
+        height = Int(info.height)
+        format = String(cString: info.finfo.pointee.name)
+        let planes = Int(info.finfo.pointee.n_planes)
+        var strides: [Int] = [], offsets: [Int] = []
+        withUnsafeBytes(of: info.stride) { raw in
+            let values = raw.bindMemory(to: Int32.self)
+            for index in 0..<planes { strides.append(Int(values[index])) }
+        }
+        withUnsafeBytes(of: info.offset) { raw in
+            let values = raw.bindMemory(to: Int.self)
+            for index in 0..<planes { offsets.append(values[index]) }
+        }
+        bytesPerRow = strides
+        planeOffsets = offsets
+        byteCount = Int(info.size)
+    }
+
+    /// GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT for a plane.
+    static func planeHeight(_ info: GstVideoInfo, plane: Int) -> Int32 {
+        let component = withUnsafeBytes(of: info.finfo.pointee.plane) { $0.bindMemory(to: guint.self)[plane] }
+        let shift = withUnsafeBytes(of: info.finfo.pointee.h_sub) { $0.bindMemory(to: guint.self)[Int(component)] }
+        return -((-info.height) >> Int32(shift))
+    }
+}
