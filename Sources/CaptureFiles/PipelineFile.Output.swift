@@ -1,0 +1,44 @@
+extension PipelineFile {
+    /// An output fed by the session, written as a list item with exactly one key naming its kind.
+    public enum Output: Sendable, Equatable {
+        /// A photo output (`still:`).
+        case still(StillSpec)
+        /// A video data output (`videoData:`).
+        case videoData(VideoDataSpec)
+
+        /// The output's name, unique among outputs.
+        public var name: String {
+            switch self {
+            case .still(let spec): spec.name
+            case .videoData(let spec): spec.name
+            }
+        }
+
+        /// Where the output's list item starts (its kind key).
+        public var location: SourceLocation {
+            switch self {
+            case .still(let spec): spec.location
+            case .videoData(let spec): spec.location
+            }
+        }
+
+        /// The output's connection to an input.
+        public var connection: ConnectionSpec {
+            switch self {
+            case .still(let spec): spec.connection
+            case .videoData(let spec): spec.connection
+            }
+        }
+
+        /// The YAML key naming the output's kind: `still` or `videoData`.
+        public var kindName: String {
+            switch self {
+            case .still: "still"
+            case .videoData: "videoData"
+            }
+        }
+
+        /// The keys that can name an output's kind.
+        public static let kindNames = ["still", "videoData"]
+    }
+}

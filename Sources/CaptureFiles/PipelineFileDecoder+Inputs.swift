@@ -1,0 +1,106 @@
+import Yams
+
+/// Decoding of the `inputs` list.
+extension PipelineFileDecoder {
+    /// The keys allowed in an input.
+    static let inputKeys = ["name", "device", "format"]
+
+    /// What `device` values look like, for messages.
+    static let deviceDescription = "'virtual', 'virtual-front', a device index, unique ID or name"
+
+    /// Decodes the `inputs` list, checking that names are unique.
+    func decodeInputs(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> [PipelineFile.Input] {
+        var inputs: [PipelineFile.Input] = []
+        var names: [(name: String, location: PipelineFile.SourceLocation)] = []
+        for (index, node) in try list(entry).enumerated() {
+            let item = try mapping(node, key: entry.key, context: "input")
+            try item.rejectUnknownKeys(allowed: Self.inputKeys)
+
+            let nameEntry = item["name"]
+            let name = try nameEntry.map { entry throws(PipelineFileError) in
+                try nonEmptyString(entry, expected: "a non-empty name")
+            } ?? "input\(index)"
+            names.append((name, nameEntry?.valueLocation ?? item.location))
+
+            let deviceEntry = try item.required("device")
+            let device = try deviceReference(deviceEntry)
+
+            let formatEntry = item["format"]
+            let format = try formatEntry.map { entry throws(PipelineFileError) in
+                try formatSpec(entry)
+            }
+
+            inputs.append(PipelineFile.Input(
+                name: name,
+                device: device,
+                format: format,
+                location: item.location,
+                deviceLocation: deviceEntry.valueLocation,
+                formatLocation: formatEntry?.valueLocation
+            ))
+        }
+        try rejectDuplicateNames(names)
+        return inputs
+    }
+
+    /// Reads a `device` value: an integer is an index, as are quoted digits.
+    func deviceReference(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> PipelineFile.DeviceReference {
+        if yamlType(of: entry.value) == .int {
+            return .index(try integer(entry, in: 0...Int.max, valid: "at least 0"))
+        }
+        let text = try nonEmptyString(entry, expected: Self.deviceDescription)
+        switch text {
+        case "virtual":
+            return .virtual(position: .back)
+        case "virtual-front":
+            return .virtual(position: .front)
+        default:
+            if text.allSatisfy(\.isASCIIDigit) {
+                guard let index = Int(text) else {
+                    throw PipelineFileError(
+                        .outOfRange(key: entry.key, value: text, valid: "a 64-bit integer"),
+                        at: entry.valueLocation
+                    )
+                }
+                return .index(index)
+            }
+            return .identifier(text)
+        }
+    }
+
+    /// Reads a `format` value: `WIDTHxHEIGHT` or `WIDTHxHEIGHT@FPS`.
+    func formatSpec(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> PipelineFile.FormatSpec {
+        let text = try string(entry)
+        guard let format = PipelineFile.FormatSpec(parsing: text) else {
+            throw PipelineFileError(
+                .malformedValue(key: entry.key, value: text, expected: PipelineFile.FormatSpec.syntaxDescription),
+                at: entry.valueLocation
+            )
+        }
+        guard format.isInRange else {
+            throw PipelineFileError(
+                .outOfRange(key: entry.key, value: text, valid: "a width and height of at least 1 and a frame rate above 0"),
+                at: entry.valueLocation
+            )
+        }
+        return format
+    }
+
+    /// Reads a `size` value: `WIDTHxHEIGHT`.
+    func frameSize(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> PipelineFile.FrameSize {
+        let text = try string(entry)
+        guard let size = PipelineFile.FrameSize(parsing: text) else {
+            throw PipelineFileError(
+                .malformedValue(key: entry.key, value: text, expected: PipelineFile.FrameSize.syntaxDescription),
+                at: entry.valueLocation
+            )
+        }
+        guard size.isInRange else {
+            throw PipelineFileError(
+                .outOfRange(key: entry.key, value: text, valid: "a width and height of at least 1"),
+                at: entry.valueLocation
+            )
+        }
+        return size
+    }
+}

@@ -1,0 +1,41 @@
+extension PipelineFileError {
+    /// What is wrong with a pipeline file.
+    ///
+    /// `key` values are the YAML key the problem is about; `context` values name the mapping a
+    /// key was found in (such as `input`, `still output` or `run`).
+    public enum Kind: Sendable, Equatable {
+        /// The file could not be read, or is not UTF-8.
+        case unreadableFile(reason: String)
+        /// The text is not well-formed YAML; `problem` is the YAML parser's description.
+        case syntax(problem: String)
+        /// The file has no YAML document.
+        case emptyDocument
+        /// The file declares a schema version this library cannot read.
+        case unsupportedVersion(Int, supported: [Int])
+        /// A mapping has a key the schema does not define.
+        case unknownKey(String, context: String, allowed: [String], suggestion: String?)
+        /// A mapping has the same key twice.
+        case duplicateKey(String)
+        /// A mapping lacks a required key.
+        case missingKey(String, context: String)
+        /// A mapping lacks a key it needs exactly one of, such as `frames` or `seconds` in `run`.
+        case missingChoice([String], context: String)
+        /// A value has the wrong YAML type; `expected` and `found` are phrases like `an integer`
+        /// and `string 'high'`.
+        case wrongType(key: String, expected: String, found: String)
+        /// A value is not one of the values a key accepts.
+        case invalidValue(key: String, value: String, valid: [String], suggestion: String?)
+        /// A value does not have the shape a key needs, such as `WIDTHxHEIGHT`.
+        case malformedValue(key: String, value: String, expected: String)
+        /// A number is outside the range a key accepts; `valid` describes the range.
+        case outOfRange(key: String, value: String, valid: String)
+        /// A list that needs items is empty.
+        case emptyList(key: String)
+        /// Two inputs, or two outputs, have the same name.
+        case duplicateName(String, firstUse: PipelineFile.SourceLocation)
+        /// A connection names an input the file does not define.
+        case unknownInput(String, available: [String], suggestion: String?)
+        /// A key cannot be used together with another key or its value.
+        case conflictingKeys(String, with: String, reason: String)
+    }
+}

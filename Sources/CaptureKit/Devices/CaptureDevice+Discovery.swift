@@ -1,0 +1,103 @@
+import Foundation
+import GStreamerSwift
+import Synchronization
+
+extension CaptureDevice {
+    /// Posted when a device appears; the notification's object is the device.
+    public static let wasConnectedNotification = Notification.Name("CaptureDeviceWasConnected")
+    /// Posted when a device disappears; the notification's object is the device.
+    public static let wasDisconnectedNotification = Notification.Name("CaptureDeviceWasDisconnected")
+
+    /// Every device: cameras found by GstDeviceMonitor first, then the virtual back and front cameras.
+    public static func devices() -> [CaptureDevice] {
+        DeviceRegistry.shared.devices()
+    }
+
+    /// The devices that produce `mediaType`.
+    public static func devices(for mediaType: MediaType) -> [CaptureDevice] {
+        devices().filter { $0.hasMediaType(mediaType) }
+    }
+
+    /// The default device for `mediaType`: the first camera, or the virtual back camera where
+    /// no hardware exists. Nil for media types no device produces.
+    public static func `default`(for mediaType: MediaType) -> CaptureDevice? {
+        devices(for: mediaType).first
+    }
+
+    /// The device with that uniqueID, if present.
+    public convenience init?(uniqueID: String) {
+        guard let device = DeviceRegistry.shared.devices().first(where: { $0.uniqueID == uniqueID }) else { return nil }
+        self.init(sharing: device)
+    }
+
+    /// A device by uniqueID, localized name, index in `devices()`, or "virtual" / "virtual-front".
+    public static func find(_ reference: String) throws(CaptureError) -> CaptureDevice {
+        let all = devices()
+        switch reference {
+        case "virtual", "virtual-back": return VirtualCamera.back
+        case "virtual-front": return VirtualCamera.front
+        default: break
+        }
+        if let index = Int(reference), all.indices.contains(index) { return all[index] }
+        if let match = all.first(where: { $0.uniqueID == reference || $0.localizedName == reference }) { return match }
+        throw .deviceNotFound(reference, available: all.enumerated().map { "\($0.offset): \($0.element.uniqueID)" })
+    }
+}
+
+/// The process's devices: one object per uniqueID, hot-plug tracked by a device monitor.
+final class DeviceRegistry: Sendable {
+    static let shared = DeviceRegistry()
+
+    private let known = Mutex<[String: CaptureDevice]>([:])
+    private let hardwareOrder = Mutex<[String]>([])
+    private let monitor = Mutex<(DeviceMonitor, BusWatch?)?>(nil)
+
+    func devices() -> [CaptureDevice] {
+        startMonitoringIfNeeded()
+        let order = hardwareOrder.withLock { $0 }
+        let cameras = known.withLock { known in order.compactMap { known[$0] }.filter(\.isConnected) }
+        return cameras + [VirtualCamera.back, VirtualCamera.front]
+    }
+
+    private func startMonitoringIfNeeded() {
+        monitor.withLock { slot in
+            guard slot == nil else { return }
+            let deviceMonitor = DeviceMonitor(deviceClass: "Video/Source")
+            for found in deviceMonitor.devices() { _ = register(found) }
+            let watch = deviceMonitor.start { [weak self] message in
+                self?.handle(message)
+            }
+            slot = (deviceMonitor, watch)
+        }
+    }
+
+    private func handle(_ message: BusMessage) {
+        switch message {
+        case .deviceAdded(let found):
+            if let device = register(found) {
+                NotificationCenter.default.post(name: CaptureDevice.wasConnectedNotification, object: device)
+            }
+        case .deviceRemoved(let found):
+            guard let description = V4L2DeviceDescription(found) else { return }
+            if let device = known.withLock({ $0[description.uniqueID] }) {
+                device.setConnected(false)
+                NotificationCenter.default.post(name: CaptureDevice.wasDisconnectedNotification, object: device)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Adds or reconnects a monitored device; returns it when it is a camera CaptureKit can open.
+    private func register(_ found: MonitoredDevice) -> CaptureDevice? {
+        guard let description = V4L2DeviceDescription(found), !description.formats.isEmpty else { return nil }
+        if let existing = known.withLock({ $0[description.uniqueID] }) {
+            existing.setConnected(true)
+            return existing
+        }
+        let device = description.makeDevice()
+        known.withLock { $0[description.uniqueID] = device }
+        hardwareOrder.withLock { $0.append(description.uniqueID) }
+        return device
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+
+/// A camera or microphone (AVCaptureDevice).
+///
+/// Every handle to the same `uniqueID` shares one state, so a configuration made through one
+/// reference is seen through all (`==` compares uniqueIDs). Safe to use from any thread.
+public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
+    /// Stable across reconnects: the /dev/v4l/by-id path for V4L2 cameras, "virtual:back" and
+    /// "virtual:front" for the virtual cameras.
+    public let uniqueID: String
+    /// The model: USB vendor:product, or driver and card name.
+    public let modelID: String
+    /// A name for people.
+    public let localizedName: String
+    /// The manufacturer, written as EXIF Make.
+    public let manufacturer: String
+    /// The formats the device offers.
+    public let formats: [Format]
+    /// Where it is mounted.
+    public let position: Position
+    let source: DeviceSource
+    private let state: SharedState
+
+    /// The mutable state every handle of one device shares.
+    final class SharedState: Sendable {
+        let value: Mutex<DeviceState>
+        init(_ state: DeviceState) { value = Mutex(state) }
+        func withLock<R>(_ body: (inout DeviceState) -> R) -> R { value.withLock { body(&$0) } }
+    }
+
+    struct DeviceState {
+        var activeFormat: Format
+        var isConnected = true
+        var activeFrameRate: Double?
+    }
+
+    init(uniqueID: String, modelID: String, localizedName: String, manufacturer: String,
+         position: Position, formats: [Format], activeFormat: Format, source: DeviceSource) {
+        self.uniqueID = uniqueID
+        self.modelID = modelID
+        self.localizedName = localizedName
+        self.manufacturer = manufacturer
+        self.position = position
+        self.formats = formats
+        self.source = source
+        self.state = SharedState(DeviceState(activeFormat: activeFormat))
+    }
+
+    /// Another handle to the same device and state.
+    init(sharing device: CaptureDevice) {
+        uniqueID = device.uniqueID
+        modelID = device.modelID
+        localizedName = device.localizedName
+        manufacturer = device.manufacturer
+        position = device.position
+        formats = device.formats
+        source = device.source
+        state = device.state
+    }
+
+    public static func == (lhs: CaptureDevice, rhs: CaptureDevice) -> Bool { lhs.uniqueID == rhs.uniqueID }
+    public func hash(into hasher: inout Hasher) { hasher.combine(uniqueID) }
+
+    /// Whether the device is present.
+    public var isConnected: Bool { state.withLock { $0.isConnected } }
+
+    func setConnected(_ connected: Bool) { state.withLock { $0.isConnected = connected } }
+
+    /// The format in use. The session preset chooses it unless the preset is `inputPriority`.
+    public var activeFormat: Format { state.withLock { $0.activeFormat } }
+
+    /// Chooses the active format; it must be one of `formats`.
+    public func setActiveFormat(_ format: Format) throws(CaptureError) {
+        guard formats.contains(format) else {
+            throw .unsupportedFormat(format.description, available: formats.map(\.description))
+        }
+        state.withLock {
+            let rate = $0.activeFrameRate
+            $0.activeFormat = format
+            $0.activeFrameRate = rate.flatMap { format.supportsFrameRate($0) ? $0 : nil }
+        }
+    }
+
+    /// The frame rate the source runs at: the active format's highest.
+    var activeFrameRate: Double {
+        state.withLock { $0.activeFrameRate ?? $0.activeFormat.maxFrameRate }
+    }
+
+    /// Sets the rate the source runs at within the active format (the next issue's
+    /// activeVideoMinFrameDuration builds on it).
+    func setPreferredFrameRate(_ rate: Double) {
+        state.withLock { $0.activeFrameRate = $0.activeFormat.supportsFrameRate(rate) ? rate : nil }
+    }
+
+    /// The media types the device produces.
+    public var mediaTypes: Set<MediaType> { [.video] }
+
+    /// Whether the device produces `mediaType`.
+    public func hasMediaType(_ mediaType: MediaType) -> Bool { mediaTypes.contains(mediaType) }
+
+    /// Whether the device has a format for `preset`.
+    public func supportsSessionPreset(_ preset: SessionPreset) -> Bool {
+        preset.bestFormat(among: formats) != nil
+    }
+
+    public var description: String { "\(localizedName) [\(uniqueID)]" }
+}
+
+/// How a device is realised in a pipeline.
+enum DeviceSource: Sendable, Equatable {
+    /// The built-in synthetic camera.
+    case virtual
+    /// A V4L2 device node.
+    case v4l2(path: String)
+    /// videotestsrc, for benchmarks and tests: live or as fast as possible, optionally bounded.
+    case testPattern(pattern: String, isLive: Bool, frameCount: Int?)
+}

@@ -1,0 +1,89 @@
+extension CaptureDevice {
+    /// A range of frame rates a format supports (AVFrameRateRange).
+    public struct FrameRateRange: Sendable, Hashable, CustomStringConvertible {
+        public var minFrameRate: Double
+        public var maxFrameRate: Double
+
+        public init(minFrameRate: Double, maxFrameRate: Double) {
+            self.minFrameRate = minFrameRate
+            self.maxFrameRate = maxFrameRate
+        }
+
+        /// The shortest frame duration, 1 / maxFrameRate.
+        public var minFrameDuration: CaptureTime { Self.duration(for: maxFrameRate) }
+        /// The longest frame duration, 1 / minFrameRate.
+        public var maxFrameDuration: CaptureTime { Self.duration(for: minFrameRate) }
+
+        static func duration(for rate: Double) -> CaptureTime {
+            let (numerator, denominator) = Fraction.approximate(rate)
+            return CaptureTime(value: Int64(denominator), timescale: Int32(numerator))
+        }
+
+        public var description: String {
+            minFrameRate == maxFrameRate ? "\(Fraction.text(maxFrameRate)) fps"
+                : "\(Fraction.text(minFrameRate))-\(Fraction.text(maxFrameRate)) fps"
+        }
+    }
+
+    /// One way a device can deliver media: size, pixel format and frame rates (AVCaptureDevice.Format).
+    public struct Format: Sendable, Hashable, CustomStringConvertible {
+        public var mediaType: MediaType
+        public var pixelFormat: PixelFormat
+        public var width: Int
+        public var height: Int
+        public var videoSupportedFrameRateRanges: [FrameRateRange]
+
+        public init(mediaType: MediaType = .video, pixelFormat: PixelFormat, width: Int, height: Int,
+                    videoSupportedFrameRateRanges: [FrameRateRange]) {
+            self.mediaType = mediaType
+            self.pixelFormat = pixelFormat
+            self.width = width
+            self.height = height
+            self.videoSupportedFrameRateRanges = videoSupportedFrameRateRanges
+        }
+
+        /// The highest frame rate of any range.
+        public var maxFrameRate: Double { videoSupportedFrameRateRanges.map(\.maxFrameRate).max() ?? 30 }
+
+        /// Whether `rate` lies in one of the ranges.
+        public func supportsFrameRate(_ rate: Double) -> Bool {
+            videoSupportedFrameRateRanges.contains { rate >= $0.minFrameRate - 1e-6 && rate <= $0.maxFrameRate + 1e-6 }
+        }
+
+        /// e.g. "1280x720 bgra 30 fps".
+        public var description: String {
+            "\(width)x\(height) \(pixelFormat) " + videoSupportedFrameRateRanges.map(\.description).joined(separator: ", ")
+        }
+
+        /// The caps this format asks of its source at `frameRate`.
+        func caps(frameRate: Double) -> String {
+            let rate = Fraction.text(frameRate)
+            switch pixelFormat {
+            case .mjpeg: return "image/jpeg,width=\(width),height=\(height),framerate=\(rate)"
+            case .h264: return "video/x-h264,width=\(width),height=\(height),framerate=\(rate)"
+            default: return "video/x-raw,format=\(pixelFormat.gstFormat!),width=\(width),height=\(height),framerate=\(rate)"
+            }
+        }
+    }
+
+    /// Where a device is mounted (AVCaptureDevice.Position).
+    public enum Position: String, Sendable, Hashable, CaseIterable {
+        case unspecified, back, front
+    }
+}
+
+/// Frame rates as GStreamer fractions.
+enum Fraction {
+    /// A rate as numerator/denominator, exact for integers and the NTSC rates (29.97 → 30000/1001).
+    static func approximate(_ rate: Double) -> (Int, Int) {
+        if rate == rate.rounded() { return (Int(rate), 1) }
+        let ntsc = rate * 1001 / 1000
+        if abs(ntsc - ntsc.rounded()) < 1e-3 { return (Int(ntsc.rounded()) * 1000, 1001) }
+        return (Int((rate * 1000).rounded()), 1000)
+    }
+
+    static func text(_ rate: Double) -> String {
+        let (numerator, denominator) = approximate(rate)
+        return "\(numerator)/\(denominator)"
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import GStreamerSwift
+
+/// What GstDeviceMonitor tells about a V4L2 camera, turned into CaptureKit's terms.
+struct V4L2DeviceDescription: Equatable {
+    var path: String
+    var uniqueID: String
+    var modelID: String
+    var name: String
+    var manufacturer: String
+    var formats: [CaptureDevice.Format]
+
+    /// Nil for devices that are not V4L2 cameras (no device.path).
+    init?(_ found: MonitoredDevice, byIDDirectory: String = "/dev/v4l/by-id") {
+        guard case .string(let path)? = found.properties["device.path"] ?? found.properties["api.v4l2.path"] else { return nil }
+        self.path = path
+        let properties = found.properties
+        func text(_ key: String) -> String? {
+            guard let value = properties[key] else { return nil }
+            if case .string(let string) = value { return string }
+            return value.description
+        }
+        uniqueID = Self.stableID(for: path, in: byIDDirectory) ?? path
+        if let vendor = text("device.vendor.id"), let product = text("device.product.id") {
+            modelID = "\(vendor):\(product)"
+        } else {
+            modelID = [text("api.v4l2.cap.driver") ?? text("v4l2.device.driver"), text("api.v4l2.cap.card") ?? text("v4l2.device.card")]
+                .compactMap { $0 }.joined(separator: " ")
+        }
+        name = found.displayName
+        manufacturer = text("device.vendor.name") ?? text("api.v4l2.cap.driver") ?? text("v4l2.device.driver") ?? "Unknown"
+        formats = Self.formats(from: found.caps)
+    }
+
+    /// The /dev/v4l/by-id link that resolves to `path`: stable across reconnects and ports.
+    static func stableID(for path: String, in directory: String) -> String? {
+        let manager = FileManager.default
+        guard let entries = try? manager.contentsOfDirectory(atPath: directory) else { return nil }
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return entries.sorted().map { directory + "/" + $0 }.first {
+            URL(fileURLWithPath: $0).resolvingSymlinksInPath().path == target
+        }
+    }
+
+    /// Formats from caps: one per size and pixel format, with the frame rates offered.
+    static func formats(from caps: [CapsStructure]) -> [CaptureDevice.Format] {
+        var formats: [CaptureDevice.Format] = []
+        for structure in caps where structure.features == nil {
+            let pixelFormat: PixelFormat?
+            switch structure.name {
+            case "image/jpeg": pixelFormat = .mjpeg
+            case "video/x-h264": pixelFormat = .h264
+            case "video/x-raw":
+                if case .string(let name)? = structure.fields["format"] { pixelFormat = PixelFormat(gstFormat: name) } else { pixelFormat = nil }
+            default: pixelFormat = nil
+            }
+            guard let pixelFormat, let width = largest(structure.fields["width"]), let height = largest(structure.fields["height"]) else { continue }
+            let ranges = frameRateRanges(structure.fields["framerate"])
+            guard !ranges.isEmpty else { continue }
+            let format = CaptureDevice.Format(pixelFormat: pixelFormat, width: width, height: height, videoSupportedFrameRateRanges: ranges)
+            if !formats.contains(format) { formats.append(format) }
+        }
+        return formats
+    }
+
+    private static func largest(_ value: CapsValue?) -> Int? {
+        switch value {
+        case .int(let v)?: v
+        case .intRange(_, let hi)?: hi
+        case .list(let values)?: values.compactMap { largest($0) }.max()
+        default: nil
+        }
+    }
+
+    private static func frameRateRanges(_ value: CapsValue?) -> [CaptureDevice.FrameRateRange] {
+        func rate(_ value: CapsValue) -> Double? {
+            if case .fraction(let n, let d) = value, d != 0 { return Double(n) / Double(d) }
+            return nil
+        }
+        switch value {
+        case .fraction?:
+            return rate(value!).map { [.init(minFrameRate: $0, maxFrameRate: $0)] } ?? []
+        case .fractionRange(let lo, let hi)?:
+            guard let min = rate(lo), let max = rate(hi) else { return [] }
+            return [.init(minFrameRate: Swift.max(min, 1), maxFrameRate: max)]
+        case .list(let values)?:
+            return values.flatMap { frameRateRanges($0) }.filter { $0.maxFrameRate > 0 }
+                .sorted { $0.maxFrameRate > $1.maxFrameRate }
+        default:
+            return []
+        }
+    }
+
+    func makeDevice() -> CaptureDevice {
+        let initial = SessionPreset.high.bestFormat(among: formats) ?? formats[0]
+        return CaptureDevice(uniqueID: uniqueID, modelID: modelID, localizedName: name, manufacturer: manufacturer,
+                             position: .unspecified, formats: formats, activeFormat: initial, source: .v4l2(path: path))
+    }
+}

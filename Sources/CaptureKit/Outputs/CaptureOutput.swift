@@ -1,0 +1,35 @@
+/// A destination for a session's media (AVCaptureOutput): `StillImageOutput`, `VideoDataOutput`.
+public protocol CaptureOutput: AnyObject, Sendable {
+    /// The connections feeding the output (one per input it takes media from).
+    var connections: [CaptureConnection] { get }
+}
+
+extension CaptureOutput {
+    /// The first connection with an input port of `mediaType`.
+    public func connection(with mediaType: MediaType) -> CaptureConnection? {
+        connections.first { $0.inputPorts.contains { $0.mediaType == mediaType } }
+    }
+}
+
+/// What the compiler and runtime need of every output. Internal: outputs are CaptureKit's own.
+protocol OutputNode: CaptureOutput {
+    /// The media type the output consumes.
+    var mediaType: MediaType { get }
+    /// A short kind used in element names and errors ("still", "videoData").
+    var kind: String { get }
+    /// Sets the output's connections (the session owns them).
+    func setConnections(_ connections: [CaptureConnection])
+    /// The branch behind the input's tee, as a chain of elements named `prefix_…`.
+    func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element]
+    /// Installs probes and appsink handlers on the running branch. Called before PLAYING.
+    func attach(_ branch: RunningBranch) throws(CaptureError)
+    /// Called after the branch has stopped: cancel waiting work.
+    func detach()
+}
+
+/// What the source delivers into the tee, for branches that adapt to it.
+struct SourceFormat: Sendable, Equatable {
+    var width: Int
+    var height: Int
+    var frameRate: Double
+}

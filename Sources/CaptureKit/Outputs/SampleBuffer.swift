@@ -1,0 +1,116 @@
+import Foundation
+import GStreamerSwift
+
+/// Codecs of compressed images and video (AVVideoCodecType).
+public enum VideoCodecType: String, Sendable, Hashable, CaseIterable {
+    case jpeg, h264
+}
+
+/// The format of a sample: size and pixel layout, or codec.
+public struct FormatDescription: Sendable, Hashable {
+    /// The codec for compressed samples; nil for raw frames.
+    public var codec: VideoCodecType?
+    /// The pixel format of raw frames; nil for compressed samples.
+    public var pixelFormat: PixelFormat?
+    public var width: Int
+    public var height: Int
+    /// Bytes per row of each plane (raw frames).
+    public var bytesPerRow: [Int]
+}
+
+/// What travels with a sample: orientation and mirroring (metadata, never applied to pixels)
+/// and the device it came from.
+public struct SampleAttachments: Sendable, Hashable {
+    public var videoOrientation: VideoOrientation
+    public var isVideoMirrored: Bool
+    public var deviceUniqueID: String
+
+    /// The EXIF Orientation (1–8) viewers apply.
+    public var exifOrientation: Int { videoOrientation.exifOrientation(mirrored: isVideoMirrored) }
+}
+
+/// One frame or still (CMSampleBuffer): time, format, attachments and zero-copy data access.
+///
+/// Raw frames keep GStreamer's buffer alive while the sample lives; plane access maps it
+/// without copying for the duration of a closure.
+public final class SampleBuffer: Sendable {
+    /// When the frame was captured, on the session's clock (running time).
+    public let presentationTime: CaptureTime
+    public let duration: CaptureTime
+    public let formatDescription: FormatDescription
+    public let attachments: SampleAttachments
+    let storage: Storage
+
+    enum Storage: Sendable {
+        case sample(Sample)
+        case data(Data)
+    }
+
+    init(presentationTime: CaptureTime, duration: CaptureTime, formatDescription: FormatDescription,
+         attachments: SampleAttachments, storage: Storage) {
+        self.presentationTime = presentationTime
+        self.duration = duration
+        self.formatDescription = formatDescription
+        self.attachments = attachments
+        self.storage = storage
+    }
+
+    /// One plane of a raw frame, valid only inside `withPlanes`.
+    public struct Plane {
+        public let bytes: UnsafeRawBufferPointer
+        public let bytesPerRow: Int
+        public let height: Int
+    }
+
+    /// Maps the frame's planes for reading, without copying. Throws for compressed samples.
+    public func withPlanes<R>(_ body: ([Plane]) throws -> R) throws -> R {
+        guard case .sample(let sample) = storage, formatDescription.pixelFormat != nil else {
+            throw CaptureError.wrongSampleFormat(expected: "raw video", found: formatDescription.codec?.rawValue ?? "none")
+        }
+        return try sample.withPlanes { planes in
+            try body(planes.map { Plane(bytes: $0.bytes, bytesPerRow: $0.bytesPerRow, height: $0.height) })
+        }
+    }
+
+    /// The whole data (compressed bytes, or a raw frame's planes back to back), without copying.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        switch storage {
+        case .sample(let sample): return try sample.withBytes(body)
+        case .data(let data): return try data.withUnsafeBytes(body)
+        }
+    }
+
+    /// The data's size in bytes.
+    public var dataLength: Int {
+        switch storage {
+        case .sample(let sample): sample.byteCount
+        case .data(let data): data.count
+        }
+    }
+}
+
+extension SampleBuffer {
+    /// A sample over a GStreamer raw-video sample; `layout` is the caps' layout (cached by the caller).
+    convenience init(sample: Sample, layout: VideoLayout, attachments: SampleAttachments) {
+        let format = FormatDescription(codec: nil, pixelFormat: PixelFormat(gstFormat: layout.format),
+                                       width: layout.width, height: layout.height, bytesPerRow: layout.bytesPerRow)
+        self.init(presentationTime: CaptureTime(nanoseconds: sample.presentationTime ?? 0),
+                  duration: CaptureTime(nanoseconds: sample.duration ?? 0),
+                  formatDescription: format, attachments: attachments, storage: .sample(sample))
+    }
+}
+
+/// Caches the layout of the last caps seen, so a stream parses its caps once, not per frame.
+struct LayoutCache {
+    private var identity: UnsafeRawPointer?
+    private var layout: VideoLayout?
+
+    mutating func layout(of sample: Sample) -> VideoLayout? {
+        let current = sample.capsIdentity
+        if current != identity || layout == nil {
+            identity = current
+            layout = sample.videoLayout
+        }
+        return layout
+    }
+}

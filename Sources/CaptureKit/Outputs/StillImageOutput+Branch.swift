@@ -1,0 +1,127 @@
+import Foundation
+import GStreamerSwift
+
+extension StillImageOutput {
+    func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
+        var chain: [PipelinePlan.Element] = [
+            // Only requested frames enter, so the queue never holds more than the waiting requests.
+            .init("queue", name: "\(prefix)_queue", [
+                .init("max-size-buffers", "0"), .init("max-size-bytes", "0"), .init("max-size-time", "0"),
+            ]),
+            .init("videoconvert", name: "\(prefix)_convert"),
+        ]
+        switch outputSettings {
+        case .jpeg(let quality):
+            chain.append(.init("jpegenc", name: "\(prefix)_encode", [.init("quality", String(Int((quality * 100).rounded())))]))
+            chain.append(.init("jifmux", name: "\(prefix)_mux"))
+        case .uncompressed(let format):
+            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", "video/x-raw,format=\(format.gstFormat!)")]))
+        }
+        chain.append(.init("appsink", name: "\(prefix)_sink", [
+            .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"),
+            .init("enable-last-sample", "false"), .init("wait-on-eos", "false"),
+        ]))
+        return chain
+    }
+
+    func attach(_ branch: RunningBranch) throws(CaptureError) {
+        let settings = outputSettings
+        let mux: Element? = if case .jpeg = settings { try branch.element("mux") } else { nil }
+        // Gate on the tee's thread: nothing enters unless a request waits and the frame is not older.
+        try branch.pad("queue", "sink").addBufferProbe { [weak self] buffer in
+            guard let self, let pts = buffer.presentationTime else { return .drop }
+            return pts >= earliestRequest.load(ordering: .acquiring) ? .pass : .drop
+        }
+        // On the branch thread: take every request this frame answers, tag the frame for them.
+        try branch.pad("queue", "src").addBufferProbe { [weak self] buffer in
+            guard let self, let pts = buffer.presentationTime else { return .drop }
+            let (orientation, mirrored) = branch.connection.orientationState
+            let device = branch.connection.device
+            let admitted = takeRequests(upTo: pts, attachments: SampleAttachments(
+                videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: device?.uniqueID ?? ""))
+            guard admitted else { return .drop }
+            if let mux, let tags = try? TagList(serialized: StillTags.serialized(
+                orientation: orientation, mirrored: mirrored, device: device, date: Date())) {
+                mux.replaceTags(tags)
+            }
+            return .pass
+        }
+        AppSink.setHandlers(.init(newSample: { [weak self] sample in
+            self?.deliver(sample, settings: settings)
+        }), on: try branch.element("sink"))
+        state.withLock { $0.branch = branch }
+    }
+
+    func detach() {
+        let cancelled = state.withLock { state -> [Request] in
+            defer {
+                state.pending = []
+                state.encoding = []
+                state.branch = nil
+                state.layouts = LayoutCache()
+            }
+            return state.pending + state.encoding.flatMap(\.requests)
+        }
+        earliestRequest.store(.max, ordering: .releasing)
+        updateCapturing(false)
+        guard !cancelled.isEmpty else { return }
+        callbackQueue.async {
+            for request in cancelled { request.handler(nil, .captureCancelled) }
+        }
+    }
+
+    /// Moves every request made at or before `pts` into the encoding queue; false when none.
+    private func takeRequests(upTo pts: UInt64, attachments: SampleAttachments) -> Bool {
+        state.withLock { state in
+            let answered = state.pending.filter { $0.time <= pts }
+            guard !answered.isEmpty else { return false }
+            state.pending.removeAll { $0.time <= pts }
+            state.encoding.append(Batch(requests: answered, attachments: attachments))
+            earliestRequest.store(state.pending.map(\.time).min() ?? .max, ordering: .releasing)
+            return true
+        }
+    }
+
+    /// On the appsink's thread: pairs the encoded still with its batch and hands it to the queue.
+    private func deliver(_ sample: Sample, settings: StillImageSettings) {
+        let (batch, layout, idle) = state.withLock { state in
+            let batch = state.encoding.isEmpty ? nil : state.encoding.removeFirst()
+            let layout = state.layouts.layout(of: sample)
+            return (batch, layout, state.pending.isEmpty && state.encoding.isEmpty)
+        }
+        guard let batch else { return }
+        callbackQueue.async { [weak self] in
+            let result = Result { () throws(CaptureError) -> SampleBuffer in
+                try StillImageOutput.makeSampleBuffer(sample, layout: layout, settings: settings, attachments: batch.attachments)
+            }
+            for request in batch.requests {
+                switch result {
+                case .success(let buffer): request.handler(buffer, nil)
+                case .failure(let error): request.handler(nil, error)
+                }
+            }
+            if idle { self?.updateCapturing(false) }
+        }
+    }
+
+    private static func makeSampleBuffer(_ sample: Sample, layout: VideoLayout?, settings: StillImageSettings,
+                                         attachments: SampleAttachments) throws(CaptureError) -> SampleBuffer {
+        switch settings {
+        case .uncompressed:
+            guard let layout else { throw .wrongSampleFormat(expected: "raw video", found: sample.caps ?? "no caps") }
+            return SampleBuffer(sample: sample, layout: layout, attachments: attachments)
+        case .jpeg:
+            let (width, height) = StillTags.jpegSize(sample.caps)
+            let jpeg: Data
+            do {
+                jpeg = try sample.withBytes { bytes in try JPEGExif.normalize(bytes, width: width, height: height) }
+            } catch {
+                throw .pipelineFailed(element: "jifmux", message: "\(error)")
+            }
+            let format = FormatDescription(codec: .jpeg, pixelFormat: nil, width: width, height: height, bytesPerRow: [])
+            return SampleBuffer(presentationTime: CaptureTime(nanoseconds: sample.presentationTime ?? 0),
+                                duration: CaptureTime(nanoseconds: sample.duration ?? 0),
+                                formatDescription: format, attachments: attachments, storage: .data(jpeg))
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Dispatch
+import Foundation
+import GStreamerSwift
+import Observation
+import Synchronization
+
+/// Captures still images from a running session (AVCaptureStillImageOutput).
+///
+/// A still is the first frame presented after the request, never an older buffered one: the
+/// branch admits no frame until a request is waiting, then the first frame whose presentation
+/// time is not before the request. JPEG stills carry EXIF written by GStreamer (`jifmux`) from the
+/// connection's orientation and mirroring, the device's make and model, and the capture time,
+/// then completed by libexif so that validators accept it.
+///
+/// Completion handlers run on the output's own serial queue, one at a time, in request order.
+public final class StillImageOutput: OutputNode, Observable {
+    struct Request {
+        var time: UInt64
+        var handler: @Sendable (SampleBuffer?, CaptureError?) -> Void
+    }
+
+    struct Batch {
+        var requests: [Request]
+        var attachments: SampleAttachments
+    }
+
+    struct State {
+        var settings = StillImageSettings.default
+        var connections: [CaptureConnection] = []
+        var branch: RunningBranch?
+        var pending: [Request] = []
+        var encoding: [Batch] = []
+        var layouts = LayoutCache()
+    }
+
+    let state = Mutex(State())
+    /// The earliest waiting request's running time, or .max: read by the per-frame gate without a lock.
+    let earliestRequest = Atomic<UInt64>(.max)
+    private let capturing = Atomic<Bool>(false)
+    let callbackQueue = DispatchQueue(label: "capturekit.still-image-output")
+    private let registrar = ObservationRegistrar()
+
+    public init() {}
+
+    let mediaType = MediaType.video
+    let kind = "still"
+
+    public var connections: [CaptureConnection] { state.withLock { $0.connections } }
+
+    func setConnections(_ connections: [CaptureConnection]) { state.withLock { $0.connections = connections } }
+
+    /// The codecs stills can be encoded with.
+    public var availableImageDataCodecTypes: [VideoCodecType] { [.jpeg] }
+
+    /// The uncompressed pixel formats stills can be delivered in.
+    public var availableImageDataPixelFormatTypes: [PixelFormat] { [.bgra, .nv12, .i420] }
+
+    /// Still image stabilization needs several frames merged; not offered.
+    public var isStillImageStabilizationSupported: Bool { false }
+    public var isStillImageStabilizationActive: Bool { false }
+    public var automaticallyEnablesStillImageStabilizationWhenAvailable: Bool { true }
+
+    /// The encoding of stills. Changes apply when the session next builds its pipeline
+    /// (start, or a committed configuration).
+    public var outputSettings: StillImageSettings { state.withLock { $0.settings } }
+
+    /// Validates and sets the encoding.
+    public func setOutputSettings(_ settings: StillImageSettings) throws(CaptureError) {
+        switch settings {
+        case .jpeg(let quality):
+            guard (0...1).contains(quality) else {
+                throw .invalidSetting(name: "JPEG quality", value: "\(quality)", valid: "0.0...1.0")
+            }
+        case .uncompressed(let format):
+            guard availableImageDataPixelFormatTypes.contains(format) else {
+                throw .invalidSetting(name: "still pixel format", value: format.rawValue,
+                                      valid: availableImageDataPixelFormatTypes.map(\.rawValue).joined(separator: ", "))
+            }
+        }
+        state.withLock { $0.settings = settings }
+    }
+
+    /// Whether a still is being captured (observable).
+    public var isCapturingStillImage: Bool {
+        registrar.access(self, keyPath: \.isCapturingStillImage)
+        return capturing.load(ordering: .relaxed)
+    }
+
+    func updateCapturing(_ value: Bool) {
+        guard capturing.load(ordering: .relaxed) != value else { return }
+        registrar.withMutation(of: self, keyPath: \.isCapturingStillImage) {
+            capturing.store(value, ordering: .relaxed)
+        }
+    }
+
+    /// Requests a still from `connection`; `completionHandler` gets the sample or an error, on the
+    /// output's queue. Throws at once when the connection is not this output's, not enabled, or
+    /// not active (the session is not running).
+    public func captureStillImage(from connection: CaptureConnection,
+                                  completionHandler: @escaping @Sendable (SampleBuffer?, CaptureError?) -> Void) throws(CaptureError) {
+        try state.withLock { state throws(CaptureError) in
+            guard state.connections.contains(where: { $0 === connection }), connection.isEnabled, connection.isActive,
+                  let branch = state.branch else {
+                throw .inactiveConnection("\(connection)")
+            }
+            let request = Request(time: branch.runningTime, handler: completionHandler)
+            state.pending.append(request)
+            earliestRequest.store(state.pending.map(\.time).min()!, ordering: .releasing)
+        }
+        updateCapturing(true)
+    }
+
+    /// The async form of `captureStillImage(from:completionHandler:)`.
+    public func captureStillImage(from connection: CaptureConnection) async throws(CaptureError) -> SampleBuffer {
+        let result: Result<SampleBuffer, CaptureError> = await withCheckedContinuation { continuation in
+            do throws(CaptureError) {
+                try captureStillImage(from: connection) { sample, error in
+                    if let sample { continuation.resume(returning: .success(sample)) }
+                    else { continuation.resume(returning: .failure(error ?? .captureCancelled)) }
+                }
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+        return try result.get()
+    }
+
+    /// The JPEG file data of a JPEG still (EXIF included).
+    public static func jpegStillImageData(from sample: SampleBuffer) throws(CaptureError) -> Data {
+        guard sample.formatDescription.codec == .jpeg, case .data(let data) = sample.storage else {
+            throw .wrongSampleFormat(expected: "jpeg", found: sample.formatDescription.pixelFormat?.rawValue ?? "none")
+        }
+        return data
+    }
+}

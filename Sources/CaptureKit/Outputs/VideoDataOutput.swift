@@ -1,0 +1,188 @@
+import Dispatch
+import GStreamerSwift
+import Synchronization
+
+/// Receives the frames a `VideoDataOutput` delivers (AVCaptureVideoDataOutputSampleBufferDelegate).
+///
+/// Threading: both methods run on the queue given to `setSampleBufferDelegate(_:queue:)`, one
+/// call at a time, never on a GStreamer thread.
+public protocol VideoDataOutputSampleBufferDelegate: AnyObject, Sendable {
+    /// A frame arrived.
+    func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection)
+    /// A frame was discarded because the delegate's queue was still busy with an earlier one.
+    func captureOutput(_ output: VideoDataOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection)
+}
+
+extension VideoDataOutputSampleBufferDelegate {
+    public func captureOutput(_ output: VideoDataOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection) {}
+}
+
+/// Delivers raw frames (AVCaptureVideoDataOutput), to a delegate on its queue and as an
+/// AsyncSequence.
+///
+/// Frames are converted (and scaled) to `videoSettings` in the output's own branch; the plane
+/// data is the branch's buffer, mapped without copying. With `alwaysDiscardsLateVideoFrames`
+/// (the default) a frame that arrives while the delegate is still busy is dropped and reported
+/// through `didDrop`; without it, the branch waits for the delegate (backpressure reaches the
+/// source after a few frames).
+public final class VideoDataOutput: OutputNode {
+    /// The format frames are delivered in (AVVideoSettings).
+    public struct VideoSettings: Sendable, Hashable {
+        /// nil keeps the device's format.
+        public var pixelFormat: PixelFormat?
+        /// nil keeps the device's size; both or neither.
+        public var width: Int?
+        public var height: Int?
+
+        public init(pixelFormat: PixelFormat? = nil, width: Int? = nil, height: Int? = nil) {
+            self.pixelFormat = pixelFormat
+            self.width = width
+            self.height = height
+        }
+    }
+
+    struct Delivery: Sendable {
+        weak var delegate: (any VideoDataOutputSampleBufferDelegate)?
+        var queue: DispatchQueue?
+    }
+
+    struct State {
+        var settings: VideoSettings?
+        var discardsLate = true
+        var connections: [CaptureConnection] = []
+        var delivery = Delivery()
+        var streams: [Int: AsyncStream<SampleBuffer>.Continuation] = [:]
+        var nextStream = 0
+        var layouts = LayoutCache()
+    }
+
+    private let state = Mutex(State())
+    private let inFlight = Atomic<Int>(0)
+    /// Frames waiting on the delegate when late frames are kept.
+    static let keptFrameLimit = 4
+    private let keptFrames = DispatchSemaphore(value: VideoDataOutput.keptFrameLimit)
+
+    public init() {}
+
+    let mediaType = MediaType.video
+    let kind = "videoData"
+
+    public var connections: [CaptureConnection] { state.withLock { $0.connections } }
+
+    func setConnections(_ connections: [CaptureConnection]) { state.withLock { $0.connections = connections } }
+
+    /// The pixel formats frames can be delivered in.
+    public var availableVideoPixelFormatTypes: [PixelFormat] { [.bgra, .rgba, .nv12, .i420, .gray8] }
+
+    /// The delivery format; nil keeps the device's. Applies when the session next builds its pipeline.
+    public var videoSettings: VideoSettings? { state.withLock { $0.settings } }
+
+    /// Validates and sets the delivery format.
+    public func setVideoSettings(_ settings: VideoSettings?) throws(CaptureError) {
+        if let format = settings?.pixelFormat, !availableVideoPixelFormatTypes.contains(format) {
+            throw .invalidSetting(name: "video pixel format", value: format.rawValue,
+                                  valid: availableVideoPixelFormatTypes.map(\.rawValue).joined(separator: ", "))
+        }
+        if let settings, (settings.width == nil) != (settings.height == nil) || (settings.width ?? 1) <= 0 || (settings.height ?? 1) <= 0 {
+            throw .invalidSetting(name: "video size", value: "\(settings.width.map(String.init) ?? "nil")x\(settings.height.map(String.init) ?? "nil")",
+                                  valid: "both width and height, each > 0, or neither")
+        }
+        state.withLock { $0.settings = settings }
+    }
+
+    /// Whether frames arriving while the delegate is busy are dropped (default true).
+    public var alwaysDiscardsLateVideoFrames: Bool {
+        get { state.withLock { $0.discardsLate } }
+        set { state.withLock { $0.discardsLate = newValue } }
+    }
+
+    /// Sets the delegate (held weakly) and the queue its methods run on; nil stops delivery.
+    public func setSampleBufferDelegate(_ delegate: (any VideoDataOutputSampleBufferDelegate)?, queue: DispatchQueue?) {
+        state.withLock { $0.delivery = Delivery(delegate: delegate, queue: delegate == nil ? nil : (queue ?? .main)) }
+    }
+
+    public var sampleBufferDelegate: (any VideoDataOutputSampleBufferDelegate)? { state.withLock { $0.delivery.delegate } }
+    public var sampleBufferCallbackQueue: DispatchQueue? { state.withLock { $0.delivery.queue } }
+
+    /// Frames as an AsyncSequence. Each call makes a new stream that keeps the newest
+    /// `bufferingNewest` frames when its consumer is slower than the camera.
+    public func sampleBuffers(bufferingNewest: Int = 1) -> AsyncStream<SampleBuffer> {
+        let (stream, continuation) = AsyncStream<SampleBuffer>.makeStream(bufferingPolicy: .bufferingNewest(bufferingNewest))
+        let id = state.withLock { state in
+            defer { state.nextStream += 1 }
+            state.streams[state.nextStream] = continuation
+            return state.nextStream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
+        }
+        return stream
+    }
+}
+
+extension VideoDataOutput {
+    func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
+        let settings = videoSettings
+        let discardsLate = alwaysDiscardsLateVideoFrames
+        var queue: [PipelinePlan.Property] = []
+        if discardsLate { queue = [.init("max-size-buffers", "1"), .init("leaky", "downstream")] }
+        var chain: [PipelinePlan.Element] = [
+            .init("queue", name: "\(prefix)_queue", queue),
+            .init("videoconvert", name: "\(prefix)_convert"),
+        ]
+        var caps = "video/x-raw"
+        if let format = settings?.pixelFormat?.gstFormat { caps += ",format=\(format)" }
+        if let width = settings?.width, let height = settings?.height {
+            chain.append(.init("videoscale", name: "\(prefix)_scale"))
+            caps += ",width=\(width),height=\(height)"
+        }
+        chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", caps)]))
+        chain.append(.init("appsink", name: "\(prefix)_sink", [
+            .init("sync", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
+            .init("max-buffers", "1"), .init("wait-on-eos", "false"),
+        ]))
+        return chain
+    }
+
+    func attach(_ branch: RunningBranch) throws(CaptureError) {
+        let connection = branch.connection
+        let deviceID = connection.device?.uniqueID ?? ""
+        AppSink.setHandlers(.init(newSample: { [weak self] sample in
+            self?.deliver(sample, connection: connection, deviceID: deviceID)
+        }), on: try branch.element("sink"))
+    }
+
+    func detach() {
+        state.withLock { $0.layouts = LayoutCache() }
+    }
+
+    /// On the appsink's streaming thread: wraps the frame and hands it over; never runs user code here.
+    private func deliver(_ sample: Sample, connection: CaptureConnection, deviceID: String) {
+        let (layout, delivery, discardsLate, streams) = state.withLock { state in
+            (state.layouts.layout(of: sample), state.delivery, state.discardsLate, Array(state.streams.values))
+        }
+        guard let layout else { return }
+        let (orientation, mirrored) = connection.orientationState
+        let buffer = SampleBuffer(sample: sample, layout: layout, attachments: SampleAttachments(
+            videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: deviceID))
+        for stream in streams { stream.yield(buffer) }
+        guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
+        if discardsLate {
+            if inFlight.load(ordering: .acquiring) > 0 {
+                queue.async { delegate.captureOutput(self, didDrop: buffer, from: connection) }
+                return
+            }
+            inFlight.add(1, ordering: .acquiringAndReleasing)
+            queue.async {
+                delegate.captureOutput(self, didOutput: buffer, from: connection)
+                self.inFlight.subtract(1, ordering: .acquiringAndReleasing)
+            }
+        } else {
+            keptFrames.wait()
+            queue.async { [keptFrames] in
+                delegate.captureOutput(self, didOutput: buffer, from: connection)
+                keptFrames.signal()
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// Compiles a session graph into a pipeline plan. A pure function: no GStreamer call.
+///
+/// Names are deterministic: `inputN_src`, `inputN_caps`, `inputN_tee` for the Nth input,
+/// `outputM_…` for the Mth output's branch, so plans can be compared and golden-tested.
+enum PipelineCompiler {
+    static func compile(_ graph: SessionGraph) -> PipelinePlan {
+        var plan = PipelinePlan()
+        for (index, input) in graph.inputs.enumerated() {
+            plan.appendChain(sourceChain(input), from: nil)
+            let tee = "\(input.name)_tee"
+            let source = SourceFormat(width: input.format.width, height: input.format.height, frameRate: input.frameRate)
+            for branch in graph.branches where branch.input == index {
+                plan.appendChain(branch.output.branch(prefix: branch.name, source: source), from: tee)
+            }
+        }
+        return plan
+    }
+
+    /// The source part: device element, caps filter for the format, decoder when the device
+    /// sends JPEG, and the tee every output branches from.
+    static func sourceChain(_ input: SessionGraph.Input) -> [PipelinePlan.Element] {
+        let name = input.name
+        let caps = input.format.caps(frameRate: input.frameRate)
+        var chain: [PipelinePlan.Element]
+        switch input.device.source {
+        case .virtual:
+            chain = [.init("videotestsrc", name: "\(name)_src", [.init("is-live", "true"), .init("pattern", "black")])]
+        case .testPattern(let pattern, let isLive, let frameCount):
+            var properties: [PipelinePlan.Property] = [.init("is-live", isLive ? "true" : "false"), .init("pattern", pattern)]
+            if let frameCount { properties.append(.init("num-buffers", String(frameCount))) }
+            chain = [.init("videotestsrc", name: "\(name)_src", properties)]
+        case .v4l2(let path):
+            chain = [.init("v4l2src", name: "\(name)_src", [.init("device", path)])]
+        }
+        chain.append(.init("capsfilter", name: "\(name)_caps", [.init("caps", caps)]))
+        if input.format.pixelFormat == .mjpeg {
+            chain.append(.init("jpegdec", name: "\(name)_decode"))
+        }
+        chain.append(.init("tee", name: "\(name)_tee", [.init("allow-not-linked", "true")]))
+        return chain
+    }
+}

@@ -1,0 +1,19 @@
+/// A snapshot of a session's inputs, outputs and connections: what the compiler reads.
+struct SessionGraph: Sendable {
+    struct Input: Sendable {
+        var name: String
+        var device: CaptureDevice
+        var format: CaptureDevice.Format
+        var frameRate: Double
+    }
+
+    struct Branch: Sendable {
+        var name: String
+        var input: Int
+        var output: any OutputNode
+        var connection: CaptureConnection
+    }
+
+    var inputs: [Input]
+    var branches: [Branch]
+}

@@ -1,0 +1,64 @@
+import GStreamerSwift
+import Synchronization
+
+/// A plan instantiated as a GStreamer pipeline: elements made and linked one by one, outputs
+/// attached, the virtual cameras' sensors installed, the bus read on a thread of its own.
+final class PipelineRuntime: Sendable {
+    let plan: PipelinePlan
+    let pipeline: Pipeline
+    let sensors: [String: VirtualCameraSensor]
+    private let graph: SessionGraph
+    private let watch = Mutex<BusWatch?>(nil)
+
+    /// Builds the pipeline for `graph` (compiled to `plan`). `onMessage` receives bus
+    /// messages on the bus thread.
+    init(graph: SessionGraph, plan: PipelinePlan, onMessage: @escaping @Sendable (BusMessage) -> Void) throws(CaptureError) {
+        self.graph = graph
+        self.plan = plan
+        pipeline = Pipeline(name: "capturekit")
+        do {
+            var made: [String: Element] = [:]
+            for planned in plan.elements {
+                let element = try Element(factory: planned.factory, name: planned.name)
+                for property in planned.properties { try element.set(property.name, property.value) }
+                pipeline.add(element)
+                made[planned.name] = element
+            }
+            for link in plan.links {
+                try made[link.from]!.link(to: made[link.to]!)
+            }
+            var sensors: [String: VirtualCameraSensor] = [:]
+            for input in graph.inputs where input.device.source == .virtual {
+                let sensor = VirtualCameraSensor(width: input.format.width, height: input.format.height)
+                sensor.install(on: try made["\(input.name)_caps"]!.staticPad("src"))
+                sensors[input.name] = sensor
+            }
+            self.sensors = sensors
+        } catch let error as GStreamerError {
+            throw .pipelineFailed(element: nil, message: error.description)
+        } catch {
+            throw .pipelineFailed(element: nil, message: "\(error)")
+        }
+        for branch in graph.branches {
+            try branch.output.attach(RunningBranch(prefix: branch.name, pipeline: pipeline, connection: branch.connection))
+        }
+        watch.withLock { $0 = BusWatch(pipeline: pipeline, handler: onMessage) }
+    }
+
+    /// Sets the pipeline PLAYING and waits for it.
+    func start() throws(CaptureError) {
+        do {
+            try pipeline.setState(.playing)
+        } catch {
+            stop()
+            throw .pipelineFailed(element: nil, message: error.description)
+        }
+    }
+
+    /// Stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
+    func stop() {
+        try? pipeline.setState(.null)
+        watch.withLock { $0?.stop(); $0 = nil }
+        for branch in graph.branches { branch.output.detach() }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+import Synchronization
+
+/// A source of media for a session (AVCaptureInput). CaptureKit's inputs are `CaptureDeviceInput`s.
+public protocol CaptureInput: AnyObject, Sendable {
+    /// The streams the input offers, one per media type.
+    var ports: [CaptureInputPort] { get }
+}
+
+/// One stream of an input (AVCaptureInput.Port).
+public final class CaptureInputPort: Sendable, CustomStringConvertible {
+    public let mediaType: MediaType
+    /// The device the port's media comes from.
+    public let device: CaptureDevice
+    private let enabled = Atomic<Bool>(true)
+
+    init(mediaType: MediaType, device: CaptureDevice) {
+        self.mediaType = mediaType
+        self.device = device
+    }
+
+    /// Whether the port's media flows to its connections.
+    public var isEnabled: Bool {
+        get { enabled.load(ordering: .relaxed) }
+        set { enabled.store(newValue, ordering: .relaxed) }
+    }
+
+    public var description: String { "\(device.uniqueID)/\(mediaType.rawValue)" }
+}
+
+/// An input that takes media from a device (AVCaptureDeviceInput).
+public final class CaptureDeviceInput: CaptureInput, CustomStringConvertible {
+    public let device: CaptureDevice
+    public let ports: [CaptureInputPort]
+
+    /// An input for `device`; throws when the device is gone or cannot be opened.
+    public init(device: CaptureDevice) throws(CaptureError) {
+        guard device.isConnected else {
+            throw .deviceNotFound(device.uniqueID, available: CaptureDevice.devices().map(\.uniqueID))
+        }
+        if case .v4l2(let path) = device.source, let reason = DeviceAccess.problem(opening: path) {
+            throw .accessDenied(device: path, reason: reason)
+        }
+        self.device = device
+        self.ports = device.mediaTypes.sorted { $0.rawValue > $1.rawValue }.map { CaptureInputPort(mediaType: $0, device: device) }
+    }
+
+    public var description: String { "CaptureDeviceInput(\(device.uniqueID))" }
+}
+
+/// Checks that a device node can be opened, with the reason when not.
+enum DeviceAccess {
+    static func problem(opening path: String) -> String? {
+        if access(path, F_OK) != 0 { return "\(path) does not exist" }
+        if access(path, R_OK | W_OK) != 0 { return "permission denied; add the user to the 'video' group" }
+        return nil
+    }
+}

@@ -1,0 +1,56 @@
+extension CaptureSession {
+    /// Starts a batch of changes; nested calls need as many commits.
+    public func beginConfiguration() {
+        state.withLock { $0.configurationDepth += 1 }
+    }
+
+    /// Applies the batch when the outermost begin is committed. On a running session the
+    /// pipeline is rebuilt from the new graph (camera switches keep the session running).
+    public func commitConfiguration() throws(CaptureError) {
+        let depth = try state.withLock { state throws(CaptureError) -> Int in
+            guard state.configurationDepth > 0 else { throw .unbalancedConfiguration }
+            state.configurationDepth -= 1
+            return state.configurationDepth
+        }
+        if depth == 0 { try applyGraphIfRunning() }
+    }
+
+    /// The session's preset.
+    public var sessionPreset: SessionPreset { state.withLock { $0.preset } }
+
+    /// Whether every video input's device has a format for `preset`.
+    public func canSetSessionPreset(_ preset: SessionPreset) -> Bool {
+        preset == .inputPriority || videoDevices.allSatisfy { $0.supportsSessionPreset(preset) }
+    }
+
+    /// Sets the preset, choosing each video device's best format for it; throws (naming the
+    /// presets that would work) when an input cannot.
+    public func setSessionPreset(_ preset: SessionPreset) throws(CaptureError) {
+        guard canSetSessionPreset(preset) else {
+            let supported = SessionPreset.allCases.filter(canSetSessionPreset)
+            throw .unsupportedPreset(preset, supported: supported)
+        }
+        mutateGraph { $0.preset = preset }
+    }
+
+    var videoDevices: [CaptureDevice] {
+        state.withLock { $0.inputs.compactMap { ($0 as? CaptureDeviceInput)?.device } }
+    }
+
+    /// Applies a change to the graph, then the preset to the devices, then rebuilds a running
+    /// pipeline unless a configuration batch is open.
+    func mutateGraph(_ change: (inout State) -> Void) {
+        let open = state.withLock { state -> Bool in
+            change(&state)
+            if state.preset != .inputPriority {
+                for case let input as CaptureDeviceInput in state.inputs {
+                    if let format = state.preset.bestFormat(among: input.device.formats) {
+                        try? input.device.setActiveFormat(format)
+                    }
+                }
+            }
+            return state.configurationDepth > 0
+        }
+        if !open { try? applyGraphIfRunning() }
+    }
+}

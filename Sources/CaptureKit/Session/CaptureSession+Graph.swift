@@ -1,0 +1,143 @@
+extension CaptureSession {
+    /// Whether `input` can be added: not already present, and its device supports the preset.
+    public func canAddInput(_ input: any CaptureInput) -> Bool {
+        (try? checkAddInput(input)) != nil
+    }
+
+    /// Adds an input and connects it to every output that has no connection yet.
+    public func addInput(_ input: any CaptureInput) throws(CaptureError) {
+        try checkAddInput(input)
+        mutateGraph { state in
+            state.inputs.append(input)
+            guard let port = input.ports.first(where: { $0.mediaType == .video }) else { return }
+            for output in state.outputs where !state.connections.contains(where: { $0.output === output }) {
+                let connection = CaptureConnection(inputPorts: [port], output: output)
+                state.connections.append(connection)
+                output.setConnections(state.connections.filter { $0.output === output })
+            }
+        }
+    }
+
+    /// Adds an input without forming connections; use `addConnection` to connect it.
+    public func addInputWithNoConnections(_ input: any CaptureInput) throws(CaptureError) {
+        try checkAddInput(input)
+        mutateGraph { $0.inputs.append(input) }
+    }
+
+    /// Removes an input and its connections.
+    public func removeInput(_ input: any CaptureInput) throws(CaptureError) {
+        guard state.withLock({ $0.inputs.contains { $0 === input } }) else { throw .notInSession("\(input)") }
+        mutateGraph { state in
+            state.inputs.removeAll { $0 === input }
+            let ports = Set(input.ports.map(ObjectIdentifier.init))
+            state.connections.removeAll { connection in
+                connection.inputPorts.contains { ports.contains(ObjectIdentifier($0)) }
+            }
+            refreshOutputConnections(&state)
+        }
+    }
+
+    /// Whether `output` can be added: not already present, and fed by a video input if any input exists.
+    public func canAddOutput(_ output: any CaptureOutput) -> Bool {
+        (try? checkAddOutput(output)) != nil
+    }
+
+    /// Adds an output and connects it to the first input with a video port.
+    public func addOutput(_ output: any CaptureOutput) throws(CaptureError) {
+        let node = try checkAddOutput(output)
+        mutateGraph { state in
+            state.outputs.append(node)
+            if let port = state.inputs.lazy.flatMap(\.ports).first(where: { $0.mediaType == node.mediaType }) {
+                state.connections.append(CaptureConnection(inputPorts: [port], output: node))
+            }
+            refreshOutputConnections(&state)
+        }
+    }
+
+    /// Adds an output without forming connections.
+    public func addOutputWithNoConnections(_ output: any CaptureOutput) throws(CaptureError) {
+        let node = try checkAddOutput(output)
+        mutateGraph { $0.outputs.append(node) }
+    }
+
+    /// Removes an output and its connections.
+    public func removeOutput(_ output: any CaptureOutput) throws(CaptureError) {
+        guard state.withLock({ $0.outputs.contains { $0 === output } }) else { throw .notInSession("\(type(of: output))") }
+        mutateGraph { state in
+            state.outputs.removeAll { $0 === output }
+            state.connections.removeAll { $0.output === output }
+            (output as? any OutputNode)?.setConnections([])
+        }
+    }
+
+    /// Whether `connection` can be added: its input ports and output are in the session and the
+    /// output has no connection yet.
+    public func canAddConnection(_ connection: CaptureConnection) -> Bool {
+        (try? checkAddConnection(connection)) != nil
+    }
+
+    /// Adds a connection made with `CaptureConnection(inputPorts:output:)`.
+    public func addConnection(_ connection: CaptureConnection) throws(CaptureError) {
+        try checkAddConnection(connection)
+        mutateGraph { state in
+            state.connections.append(connection)
+            refreshOutputConnections(&state)
+        }
+    }
+
+    /// Removes a connection.
+    public func removeConnection(_ connection: CaptureConnection) throws(CaptureError) {
+        guard state.withLock({ $0.connections.contains { $0 === connection } }) else { throw .notInSession("\(connection)") }
+        mutateGraph { state in
+            state.connections.removeAll { $0 === connection }
+            refreshOutputConnections(&state)
+        }
+    }
+
+    private func refreshOutputConnections(_ state: inout State) {
+        for output in state.outputs {
+            output.setConnections(state.connections.filter { $0.output === output })
+        }
+    }
+
+    private func checkAddInput(_ input: any CaptureInput) throws(CaptureError) {
+        let name = (input as? CaptureDeviceInput)?.device.uniqueID ?? "\(input)"
+        try state.withLock { state throws(CaptureError) in
+            if state.inputs.contains(where: { $0 === input }) { throw .inputAlreadyAdded(device: name) }
+            if let device = (input as? CaptureDeviceInput)?.device {
+                if state.inputs.contains(where: { ($0 as? CaptureDeviceInput)?.device == device }) {
+                    throw .inputAlreadyAdded(device: name)
+                }
+                if state.preset != .inputPriority && !device.supportsSessionPreset(state.preset) {
+                    throw .unsupportedPreset(state.preset, supported: SessionPreset.allCases.filter(device.supportsSessionPreset))
+                }
+            }
+        }
+    }
+
+    private func checkAddOutput(_ output: any CaptureOutput) throws(CaptureError) -> any OutputNode {
+        guard let node = output as? any OutputNode else { throw .noCompatibleInput(output: "\(type(of: output))") }
+        try state.withLock { state throws(CaptureError) in
+            if state.outputs.contains(where: { $0 === output }) { throw .outputAlreadyAdded(output: node.kind) }
+            if !state.inputs.isEmpty && !state.inputs.contains(where: { $0.ports.contains { $0.mediaType == node.mediaType } }) {
+                throw .noCompatibleInput(output: node.kind)
+            }
+        }
+        return node
+    }
+
+    private func checkAddConnection(_ connection: CaptureConnection) throws(CaptureError) {
+        try state.withLock { state throws(CaptureError) in
+            guard let output = connection.output, state.outputs.contains(where: { $0 === output }) else {
+                throw .notInSession("\(connection)")
+            }
+            let ports = state.inputs.flatMap(\.ports)
+            for port in connection.inputPorts where !ports.contains(where: { $0 === port }) {
+                throw .notInSession(port.description)
+            }
+            if state.connections.contains(where: { $0 === connection || $0.output === output }) {
+                throw .outputAlreadyAdded(output: "\(type(of: output)) already has a connection")
+            }
+        }
+    }
+}

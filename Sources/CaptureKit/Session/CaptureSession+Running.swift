@@ -1,0 +1,137 @@
+import Dispatch
+import Foundation
+import GStreamerSwift
+
+extension CaptureSession {
+    /// Posted when the pipeline fails while running; `userInfo[CaptureSession.errorKey]` is a
+    /// `CaptureError.pipelineFailed` naming the element and carrying GStreamer's message.
+    public static let runtimeErrorNotification = Notification.Name("CaptureSessionRuntimeError")
+    /// Posted after the session started running.
+    public static let didStartRunningNotification = Notification.Name("CaptureSessionDidStartRunning")
+    /// Posted after the session stopped running.
+    public static let didStopRunningNotification = Notification.Name("CaptureSessionDidStopRunning")
+    /// Posted when a device became unavailable (busy or unplugged) while running.
+    public static let wasInterruptedNotification = Notification.Name("CaptureSessionWasInterrupted")
+    /// Posted when an interruption ended.
+    public static let interruptionEndedNotification = Notification.Name("CaptureSessionInterruptionEnded")
+    /// The `userInfo` key of the error in a runtime-error notification.
+    public static let errorKey = "CaptureSessionErrorKey"
+
+    /// Builds and starts the pipeline, blocking until it runs. Throws when the graph cannot run
+    /// (an output without an input, a missing element, a device that fails to start).
+    public func startRunning() throws(CaptureError) {
+        try transitions.withLock { _ throws(CaptureError) in
+            guard !state.withLock({ $0.isRunning }) else { return }
+            let runtime = try makeRuntime()
+            state.withLock { $0.runtime = runtime }
+            setConnectionsActive(true)
+            setRunning(true)
+        }
+        NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self)
+    }
+
+    /// Stops the pipeline, blocking until it has stopped. Stills still waiting fail with
+    /// `captureCancelled`.
+    public func stopRunning() {
+        let stopped = transitions.withLock { _ -> Bool in
+            guard let runtime = state.withLock({ state -> PipelineRuntime? in
+                defer { state.runtime = nil }
+                return state.runtime
+            }) else { return false }
+            runtime.stop()
+            setConnectionsActive(false)
+            setRunning(false)
+            return true
+        }
+        if stopped { NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self) }
+    }
+
+    /// `startRunning()` without blocking the caller's thread.
+    public func startRunning() async throws(CaptureError) {
+        let result: Result<Void, CaptureError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                do throws(CaptureError) {
+                    try self.startRunning()
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// `stopRunning()` without blocking the caller's thread.
+    public func stopRunning() async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                self.stopRunning()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Rebuilds the pipeline from the current graph when running.
+    func applyGraphIfRunning() throws(CaptureError) {
+        try transitions.withLock { _ throws(CaptureError) in
+            guard let old = state.withLock({ $0.runtime }) else { return }
+            old.stop()
+            setConnectionsActive(false)
+            do throws(CaptureError) {
+                let runtime = try makeRuntime()
+                state.withLock { $0.runtime = runtime }
+                setConnectionsActive(true)
+            } catch {
+                state.withLock { $0.runtime = nil }
+                setRunning(false)
+                postRuntimeError(error)
+                throw error
+            }
+        }
+    }
+
+    private func makeRuntime() throws(CaptureError) -> PipelineRuntime {
+        let graph = graph()
+        for output in state.withLock({ $0.outputs }) where !graph.branches.contains(where: { $0.output === output }) {
+            if output.connections.isEmpty || output.connections.allSatisfy({ $0.isEnabled }) {
+                throw .noCompatibleInput(output: output.kind)
+            }
+        }
+        let plan = PipelineCompiler.compile(graph)
+        let runtime = try PipelineRuntime(graph: graph, plan: plan) { [weak self] message in
+            self?.handle(message)
+        }
+        try runtime.start()
+        return runtime
+    }
+
+    private func setConnectionsActive(_ active: Bool) {
+        let graph = active ? graph() : nil
+        for connection in connections {
+            connection.setActive(active && graph!.branches.contains { $0.connection === connection })
+        }
+    }
+
+    /// Bus messages, on the bus thread.
+    private func handle(_ message: BusMessage) {
+        switch message {
+        case .error(let source, let text, let debug):
+            CaptureLog.logger.error("\(source): \(text) (\(debug ?? ""))")
+            postRuntimeError(.pipelineFailed(element: source, message: text))
+            DispatchQueue.global().async { self.stopRunning() }
+        case .warning(let source, let text, _):
+            CaptureLog.logger.warning("\(source): \(text)")
+        case .endOfStream:
+            DispatchQueue.global().async { self.stopRunning() }
+        default:
+            break
+        }
+    }
+
+    func postRuntimeError(_ error: CaptureError) {
+        NotificationCenter.default.post(name: Self.runtimeErrorNotification, object: self, userInfo: [Self.errorKey: error])
+    }
+
+    /// The running pipeline's runtime, for outputs and tests.
+    var runtime: PipelineRuntime? { state.withLock { $0.runtime } }
+}

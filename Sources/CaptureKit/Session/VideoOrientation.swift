@@ -1,0 +1,39 @@
+/// How the device is held, so viewers rotate the image (AVCaptureVideoOrientation).
+///
+/// Orientation is metadata: pixels stay as the sensor delivers them (landscape), and the
+/// orientation travels as the `image-orientation` tag (EXIF Orientation in stills) and as a
+/// sample attachment.
+public enum VideoOrientation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case portrait, portraitUpsideDown, landscapeLeft, landscapeRight
+
+    /// Clockwise degrees a viewer rotates the sensor image by.
+    public var rotationDegrees: Int {
+        switch self {
+        case .landscapeRight: 0
+        case .portrait: 90
+        case .landscapeLeft: 180
+        case .portraitUpsideDown: 270
+        }
+    }
+
+    /// GStreamer's `image-orientation` tag value (flip-rotate-N when mirrored).
+    func imageOrientationTag(mirrored: Bool) -> String {
+        (mirrored ? "flip-rotate-" : "rotate-") + String(rotationDegrees)
+    }
+
+    /// The EXIF Orientation number (1–8) for this orientation and mirroring.
+    public func exifOrientation(mirrored: Bool) -> Int {
+        switch (self, mirrored) {
+        case (.landscapeRight, false): 1
+        case (.landscapeRight, true): 2
+        case (.landscapeLeft, false): 3
+        case (.landscapeLeft, true): 4
+        case (.portraitUpsideDown, true): 5
+        case (.portrait, false): 6
+        case (.portrait, true): 7
+        case (.portraitUpsideDown, false): 8
+        }
+    }
+
+    public var description: String { rawValue }
+}

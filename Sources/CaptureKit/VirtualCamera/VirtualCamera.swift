@@ -1,0 +1,30 @@
+/// The built-in synthetic cameras: always present, the default where no hardware exists.
+///
+/// Each is a live `videotestsrc` that sets the pace and stamps frames with the pipeline clock,
+/// whose every buffer the `VirtualCameraSensor` paints with the `VirtualScene` on the
+/// streaming thread, so per-frame settings apply exactly on frame boundaries.
+enum VirtualCamera {
+    static let manufacturer = "CaptureKit"
+    static let model = "Virtual Camera"
+
+    /// The sizes offered, each in BGRA at 1–60 fps (1–30 fps at 1920x1080).
+    static let formats: [CaptureDevice.Format] = [
+        (352, 288), (640, 480), (960, 540), (1280, 720), (1920, 1080),
+    ].map { size in
+        CaptureDevice.Format(pixelFormat: .bgra, width: size.0, height: size.1, videoSupportedFrameRateRanges: [
+            .init(minFrameRate: 1, maxFrameRate: size.0 * size.1 > 1280 * 720 ? 30 : 60),
+        ])
+    }
+
+    static let back = make(position: .back)
+    static let front = make(position: .front)
+
+    private static func make(position: CaptureDevice.Position) -> CaptureDevice {
+        let initial = SessionPreset.high.bestFormat(among: formats)!
+        let device = CaptureDevice(uniqueID: "virtual:\(position.rawValue)", modelID: "capturekit:virtual",
+                                   localizedName: "Virtual Camera (\(position.rawValue))", manufacturer: manufacturer,
+                                   position: position, formats: formats, activeFormat: initial, source: .virtual)
+        device.setPreferredFrameRate(30)
+        return device
+    }
+}
