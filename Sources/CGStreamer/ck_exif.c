@@ -9,7 +9,6 @@
 #include <libexif/exif-utils.h>
 
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,28 +91,111 @@ static int jpeg_scan(const unsigned char *p, size_t len, JpegInfo *ji)
     }
 }
 
-/* Basic sanity check of the TIFF structure inside "Exif\0\0...". Returns the number of IFD0
- * entries (>= 0), or -1 if the header is unusable. */
-static long tiff_ifd0_count(const unsigned char *exif, size_t len)
-{
-    const unsigned char *t = exif + 6;
-    size_t tl, off;
+/* Raw view of the TIFF structure inside the Exif APP1 payload ("Exif\0\0" + TIFF). It is used
+ * to reject unusable Exif (-2) and to notice entries that libexif dropped silently while loading
+ * (exif_content_add_entry() ignores a failed realloc), so that out-of-memory is reported as -3
+ * instead of producing a file with tags missing. */
+typedef struct {
+    const unsigned char *t; /* TIFF header */
+    size_t size;            /* bytes libexif looks at (it caps the APP1 payload at 0xFFFE) */
     int le;
+    long count[4];          /* entries per IFD: 0, Exif, GPS, Interop; -1 = not checked */
+    unsigned long ifd0_n;   /* entry-count field of IFD0 */
+} RawExif;
 
+enum { RAW_IFD0, RAW_EXIF, RAW_GPS, RAW_IOP };
+
+static unsigned long rd16(const RawExif *r, size_t o)
+{
+    return r->le ? (unsigned long)r->t[o] | (unsigned long)r->t[o + 1] << 8
+                 : (unsigned long)r->t[o + 1] | (unsigned long)r->t[o] << 8;
+}
+
+static unsigned long rd32(const RawExif *r, size_t o)
+{
+    return r->le ? rd16(r, o) | rd16(r, o + 2) << 16 : rd16(r, o + 2) | rd16(r, o) << 16;
+}
+
+/* Counts the value entries (sub-IFD/thumbnail pointers excluded) that libexif is certain to load
+ * from the IFD at `off`, and records sub-IFD offsets in ptr[] (0 = none). Returns -1 when the IFD
+ * holds anything libexif may legitimately skip (bad format/count/offset, duplicates, ...). */
+static long raw_ifd(const RawExif *r, size_t off, int ifd, size_t ptr[4])
+{
+    static const unsigned char fsize[13] = {0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8};
+    unsigned long n, i, j;
+    long cnt = 0;
+
+    if (off < 8 || off + 2 > r->size)
+        return -1;
+    n = rd16(r, off);
+    if (n > 1000 || off + 2 + 12 * n > r->size)
+        return -1;
+    for (i = 0; i < n; i++) {
+        size_t e = off + 2 + 12 * i;
+        unsigned long tag = rd16(r, e), fmt = rd16(r, e + 2), comp = rd32(r, e + 4), sz, doff;
+        int sub = tag == 0x8769 ? RAW_EXIF : tag == 0x8825 ? RAW_GPS : tag == 0xA005 ? RAW_IOP : -1;
+
+        for (j = 0; j < i; j++)
+            if (rd16(r, off + 2 + 12 * j) == tag)
+                return -1;
+        if (sub >= 0) {
+            if ((sub == RAW_IOP) != (ifd == RAW_EXIF) || (sub != RAW_IOP && ifd != RAW_IFD0) ||
+                rd32(r, e + 8) >= r->size)
+                return -1;
+            ptr[sub] = rd32(r, e + 8);
+            continue;
+        }
+        if (tag == 0x0201 || tag == 0x0202) /* thumbnail pointers: not entries */
+            continue;
+        if (fmt > 12 || !fsize[fmt] || comp == 0 || comp >= 0xFFFFFFFFUL / fsize[fmt])
+            return -1;
+        sz = fsize[fmt] * comp;
+        doff = sz > 4 ? rd32(r, e + 8) : e + 8;
+        if (doff >= r->size || sz > r->size - doff)
+            return -1;
+        cnt++;
+    }
+    return cnt;
+}
+
+/* Returns 0, or -1 if the TIFF header / IFD0 position is unusable. */
+static int raw_exif_scan(const unsigned char *exif, size_t len, RawExif *r)
+{
+    size_t ptr[4] = {0, 0, 0, 0}, unused[4] = {0, 0, 0, 0};
+    unsigned long off;
+    int i;
+
+    for (i = 0; i < 4; i++)
+        r->count[i] = -1;
+    if (len > 0xFFFE)
+        len = 0xFFFE;
     if (len < 6 + 8)
         return -1;
-    tl = len - 6;
-    if (t[0] == 'I' && t[1] == 'I' && t[2] == 42 && t[3] == 0)
-        le = 1;
-    else if (t[0] == 'M' && t[1] == 'M' && t[2] == 0 && t[3] == 42)
-        le = 0;
+    r->t = exif + 6;
+    r->size = len - 6;
+    if (r->t[0] == 'I' && r->t[1] == 'I')
+        r->le = 1;
+    else if (r->t[0] == 'M' && r->t[1] == 'M')
+        r->le = 0;
     else
         return -1;
-    off = le ? ((size_t)t[4] | (size_t)t[5] << 8 | (size_t)t[6] << 16 | (size_t)t[7] << 24)
-             : ((size_t)t[7] | (size_t)t[6] << 8 | (size_t)t[5] << 16 | (size_t)t[4] << 24);
-    if (off < 8 || off > tl - 2)
+    if (rd16(r, 2) != 42)
         return -1;
-    return le ? (long)(t[off] | t[off + 1] << 8) : (long)(t[off + 1] | t[off] << 8);
+    off = rd32(r, 4);
+    if (off < 8 || off + 2 > r->size)
+        return -1;
+    r->ifd0_n = rd16(r, off);
+    r->count[RAW_IFD0] = raw_ifd(r, off, RAW_IFD0, ptr);
+    if (r->count[RAW_IFD0] < 0)
+        return 0; /* header fine, but IFD0 content is not checkable */
+    if (ptr[RAW_EXIF]) {
+        r->count[RAW_EXIF] = raw_ifd(r, ptr[RAW_EXIF], RAW_EXIF, ptr);
+        if (r->count[RAW_EXIF] >= 0 && ptr[RAW_IOP])
+            r->count[RAW_IOP] = raw_ifd(r, ptr[RAW_IOP], RAW_IOP, unused);
+    }
+    if (ptr[RAW_GPS])
+        r->count[RAW_GPS] = raw_ifd(r, ptr[RAW_GPS], RAW_GPS, unused);
+    return 0;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -145,17 +227,29 @@ static void log_cb(ExifLog *log, ExifLogCode code, const char *domain, const cha
 #endif
 }
 
-static void remove_tag(ExifContent *ct, ExifTag tag)
+/* exif_content_remove_entry() silently keeps the entry if its realloc fails. */
+static int remove_entry(Ctx *c, ExifContent *ct, ExifEntry *e)
 {
-    ExifEntry *e;
-    while ((e = exif_content_get_entry(ct, tag)) != NULL)
-        exif_content_remove_entry(ct, e);
+    unsigned int before = ct->count;
+    exif_content_remove_entry(ct, e);
+    if (ct->count == before) {
+        c->nomem = 1;
+        return 0;
+    }
+    return 1;
 }
 
-static void clear_ifd(ExifContent *ct)
+static void remove_tag(Ctx *c, ExifContent *ct, ExifTag tag)
 {
-    while (ct->count)
-        exif_content_remove_entry(ct, ct->entries[ct->count - 1]);
+    ExifEntry *e;
+    while ((e = exif_content_get_entry(ct, tag)) != NULL && remove_entry(c, ct, e))
+        ;
+}
+
+static void clear_ifd(Ctx *c, ExifContent *ct)
+{
+    while (ct->count && remove_entry(c, ct, ct->entries[ct->count - 1]))
+        ;
 }
 
 /* Replaces any existing entry `tag` in `ifd` by a zero-filled one of the given format/count.
@@ -168,11 +262,13 @@ static ExifEntry *put_entry(Ctx *c, ExifIfd ifd, ExifTag tag, ExifFormat fmt,
     ExifEntry *e;
     unsigned int before;
 
-    remove_tag(ct, tag);
+    remove_tag(c, ct, tag);
+    if (c->nomem)
+        return NULL;
     e = exif_entry_new_mem(c->mem);
     if (!e)
         goto oom;
-    e->data = exif_mem_alloc(c->mem, size);
+    e->data = exif_mem_alloc(c->mem, (ExifLong)size);
     if (!e->data) {
         exif_entry_unref(e);
         goto oom;
@@ -359,6 +455,7 @@ int ck_exif_normalize(const unsigned char *jpeg, size_t len, unsigned width, uns
 {
     static const unsigned char comp_cfg[4] = {1, 2, 3, 0}; /* Y Cb Cr - */
     JpegInfo ji;
+    RawExif raw;
     Ctx c;
     ExifLog *log = NULL;
     unsigned char *exif_buf = NULL, *res = NULL;
@@ -377,12 +474,12 @@ int ck_exif_normalize(const unsigned char *jpeg, size_t len, unsigned width, uns
     rc = jpeg_scan(jpeg, len, &ji);
     if (rc)
         return rc;
-    if (ji.exif && tiff_ifd0_count(ji.exif, ji.exif_len) < 0)
+    if (ji.exif && raw_exif_scan(ji.exif, ji.exif_len, &raw) < 0)
         return CK_EXIF_ERR_BAD_EXIF;
-    if (!width && !height) {
+    if (!width)
         width = ji.sof_width;
+    if (!height)
         height = ji.sof_height;
-    }
 
     memset(&c, 0, sizeof c);
     c.mem = exif_mem_new_default();
@@ -393,11 +490,13 @@ int ck_exif_normalize(const unsigned char *jpeg, size_t len, unsigned width, uns
         rc = CK_EXIF_ERR_NO_MEMORY;
         goto done;
     }
-    log = exif_log_new_mem(c.mem);
-    if (log) {
-        exif_log_set_func(log, log_cb, &c);
-        exif_data_log(c.ed, log);
+    log = exif_log_new_mem(c.mem); /* libexif reports most allocation failures only here */
+    if (!log) {
+        rc = CK_EXIF_ERR_NO_MEMORY;
+        goto done;
     }
+    exif_log_set_func(log, log_cb, &c);
+    exif_data_log(c.ed, log);
     /* Load everything verbatim (unknown tags too); exif_data_fix() is run explicitly below. */
     exif_data_unset_option(c.ed, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
     exif_data_unset_option(c.ed, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
@@ -405,13 +504,19 @@ int ck_exif_normalize(const unsigned char *jpeg, size_t len, unsigned width, uns
     exif_data_set_data_type(c.ed, EXIF_DATA_TYPE_COMPRESSED);
 
     if (ji.exif) {
-        long n0 = tiff_ifd0_count(ji.exif, ji.exif_len);
+        static const ExifIfd map[4] = {EXIF_IFD_0, EXIF_IFD_EXIF, EXIF_IFD_GPS,
+                                       EXIF_IFD_INTEROPERABILITY};
+        int i;
         exif_data_load_data(c.ed, ji.exif, (unsigned int)ji.exif_len);
+        for (i = 0; i < 4; i++) /* fewer entries than certainly loadable: silent alloc failure */
+            if (raw.count[i] >= 0 && (long)c.ed->ifd[map[i]]->count < raw.count[i])
+                c.nomem = 1;
         if (c.nomem) {
             rc = CK_EXIF_ERR_NO_MEMORY;
             goto done;
         }
-        if (n0 > 0 && c.ed->ifd[EXIF_IFD_0]->count == 0) {
+        if (raw.ifd0_n && !c.ed->ifd[EXIF_IFD_0]->count && !c.ed->ifd[EXIF_IFD_EXIF]->count &&
+            !c.ed->ifd[EXIF_IFD_GPS]->count) { /* nothing usable in a non-empty IFD0 */
             rc = CK_EXIF_ERR_BAD_EXIF;
             goto done;
         }
@@ -427,7 +532,7 @@ int ck_exif_normalize(const unsigned char *jpeg, size_t len, unsigned width, uns
         c.ed->data = NULL;
         c.ed->size = 0;
     }
-    clear_ifd(c.ed->ifd[EXIF_IFD_1]);
+    clear_ifd(&c, c.ed->ifd[EXIF_IFD_1]);
 
     gps_empty = c.ed->ifd[EXIF_IFD_GPS]->count == 0;
     interop_empty = c.ed->ifd[EXIF_IFD_INTEROPERABILITY]->count == 0;
@@ -438,10 +543,10 @@ int ck_exif_normalize(const unsigned char *jpeg, size_t len, unsigned width, uns
      * mandatory ones; then pin the values we want. */
     exif_data_fix(c.ed);
     if (gps_empty)
-        clear_ifd(c.ed->ifd[EXIF_IFD_GPS]);
+        clear_ifd(&c, c.ed->ifd[EXIF_IFD_GPS]);
     if (interop_empty)
-        clear_ifd(c.ed->ifd[EXIF_IFD_INTEROPERABILITY]);
-    clear_ifd(c.ed->ifd[EXIF_IFD_1]);
+        clear_ifd(&c, c.ed->ifd[EXIF_IFD_INTEROPERABILITY]);
+    clear_ifd(&c, c.ed->ifd[EXIF_IFD_1]);
 
     /* IFD0 */
     if (rational_ok(&c, EXIF_IFD_0, EXIF_TAG_X_RESOLUTION, &r))

@@ -116,7 +116,7 @@ extension BusMessage {
 public final class BusWatch: Sendable {
     private let bus: Bus
     private let finished = DispatchSemaphore(value: 0)
-    private let stopped = Atomic<Bool>(false)
+    private let stopped = StopFlag()
     static let stopMessage = "capturekit-bus-watch-stop"
 
     public convenience init(pipeline: Pipeline, handler: @escaping @Sendable (BusMessage) -> Void) {
@@ -126,9 +126,11 @@ public final class BusWatch: Sendable {
     init(bus: Bus, name: String, handler: @escaping @Sendable (BusMessage) -> Void) {
         self.bus = bus
         let finished = self.finished
+        let stopped = self.stopped
         let thread = Thread {
-            while true {
-                guard let message = bus.pop(timeout: UInt64(GstClockTime.max)) else { continue }
+            // A pipeline set to NULL flushes its bus, dropping the stop message: poll the flag too.
+            while !stopped.value.load(ordering: .acquiring) {
+                guard let message = bus.pop(timeout: 50_000_000) else { continue }
                 if case .element(_, let structure) = message, structure.hasPrefix(BusWatch.stopMessage) { break }
                 handler(message)
             }
@@ -138,12 +140,17 @@ public final class BusWatch: Sendable {
         thread.start()
     }
 
-    /// Stops the thread and waits for it.
+    /// Stops the thread and waits for it (at most one poll interval).
     public func stop() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !stopped.value.exchange(true, ordering: .acquiringAndReleasing) else { return }
         bus.postApplication(Self.stopMessage)
         finished.wait()
     }
 
     deinit { stop() }
+}
+
+/// A shareable stop flag for the watch thread.
+final class StopFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }

@@ -15,7 +15,7 @@ extern "C" {
 
 /// Rewrites the APP1 EXIF segment of a baseline JPEG so it is complete and well-formed.
 /// width/height are the image's pixel dimensions (for ExifImageWidth/Height);
-/// pass 0 to take them from the JPEG's SOF marker.
+/// pass 0 for either to take it from the JPEG's SOF marker.
 /// On success returns 0 and sets *out/*out_len to a malloc'd new JPEG (caller frees with free()).
 /// On failure returns a negative code and leaves *out NULL: -1 not a JPEG, -2 no EXIF/bad EXIF,
 /// -3 out of memory.

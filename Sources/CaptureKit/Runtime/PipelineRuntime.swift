@@ -57,8 +57,8 @@ final class PipelineRuntime: Sendable {
 
     /// Stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
     func stop() {
-        try? pipeline.setState(.null)
         watch.withLock { $0?.stop(); $0 = nil }
+        try? pipeline.setState(.null)
         for branch in graph.branches { branch.output.detach() }
     }
 }

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+/// A running virtual-camera session for tests.
+struct TestSession {
+    let session: CaptureSession
+    let input: CaptureDeviceInput
+
+    init(preset: SessionPreset = .vga640x480, device: CaptureDevice = CaptureDevice.find(virtual: .back), outputs: [any CaptureOutput]) throws {
+        session = CaptureSession()
+        try session.setSessionPreset(preset)
+        input = try CaptureDeviceInput(device: device)
+        try session.addInput(input)
+        for output in outputs { try session.addOutput(output) }
+    }
+}
+
+extension CaptureDevice {
+    static func find(virtual position: Position) -> CaptureDevice {
+        try! CaptureDevice.find(position == .front ? "virtual-front" : "virtual")
+    }
+}
+
+/// Runs a command and returns its standard output.
+@discardableResult
+func run(_ executable: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A fresh temporary directory.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("capturekit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
