@@ -4,7 +4,7 @@ import Testing
 
 @Suite("StillImageOutput", .serialized)
 struct StillImageOutputTests {
-    @Test("a JPEG still carries EXIF that exiftool reads and validates")
+    @Test("a JPEG still carries EXIF that exiftool reads and validates without warnings")
     func jpegExif() async throws {
         let output = StillImageOutput()
         let test = try TestSession(outputs: [output])
@@ -13,18 +13,118 @@ struct StillImageOutputTests {
         let connection = try #require(output.connection(with: .video))
         connection.videoOrientation = .portrait
         let sample = try await output.captureStillImage(from: connection)
-        let jpeg = try StillImageOutput.jpegStillImageData(from: sample)
         let file = try temporaryDirectory().appendingPathComponent("still.jpg")
-        try jpeg.write(to: file)
-        let tags = try run("/usr/bin/exiftool", ["-n", "-s", "-Orientation", "-Make", "-Model", "-ImageWidth", "-ImageHeight", "-DateTimeOriginal", file.path])
-        #expect(tags.contains("Orientation                     : 6"))
-        #expect(tags.contains("Make                            : CaptureKit"))
-        #expect(tags.contains("Model                           : Virtual Camera"))
-        #expect(tags.contains("ImageWidth                      : 640"))
-        #expect(tags.contains("ImageHeight                     : 480"))
-        #expect(tags.contains("DateTimeOriginal"))
+        try StillImageOutput.jpegStillImageData(from: sample).write(to: file)
+        let tags = try exifTags(file, ["Orientation", "Make", "Model", "ExifImageWidth", "ExifImageHeight", "DateTimeOriginal"])
+        #expect(tags["Orientation"] == "6")
+        #expect(tags["Make"] == "CaptureKit")
+        #expect(tags["Model"] == "Virtual Camera")
+        #expect(tags["ExifImageWidth"] == "640")
+        #expect(tags["ExifImageHeight"] == "480")
+        let date = try #require(tags["DateTimeOriginal"])
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        let taken = try #require(formatter.date(from: date))
+        #expect(abs(taken.timeIntervalSinceNow) < 60)
         let validation = try run("/usr/bin/exiftool", ["-validate", "-warning", "-error", "-a", file.path])
         #expect(validation.contains("Validate                        : OK"), "\(validation)")
         #expect(!validation.contains("Warning"), "\(validation)")
     }
+
+    @Test("EXIF Orientation follows every orientation and mirroring; pixels stay unrotated")
+    func allOrientations() async throws {
+        let output = StillImageOutput()
+        let test = try TestSession(outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let connection = try #require(output.connection(with: .video))
+        let directory = try temporaryDirectory()
+        let expected: [(VideoOrientation, Bool, Int)] = [
+            (.landscapeRight, false, 1), (.landscapeRight, true, 2), (.landscapeLeft, false, 3), (.landscapeLeft, true, 4),
+            (.portraitUpsideDown, true, 5), (.portrait, false, 6), (.portrait, true, 7), (.portraitUpsideDown, false, 8),
+        ]
+        for (orientation, mirrored, exif) in expected {
+            connection.videoOrientation = orientation
+            connection.isVideoMirrored = mirrored
+            let sample = try await output.captureStillImage(from: connection)
+            #expect(sample.attachments.exifOrientation == exif)
+            #expect(sample.formatDescription.width == 640 && sample.formatDescription.height == 480)
+            let file = directory.appendingPathComponent("\(orientation)-\(mirrored).jpg")
+            try StillImageOutput.jpegStillImageData(from: sample).write(to: file)
+            let tags = try exifTags(file, ["Orientation", "ImageWidth", "ImageHeight"])
+            #expect(tags["Orientation"] == String(exif), "\(orientation) mirrored=\(mirrored)")
+            #expect(tags["ImageWidth"] == "640")
+            #expect(tags["ImageHeight"] == "480")
+        }
+    }
+
+    @Test("a still is the first frame presented after the request, never an older one")
+    func stillIsNewerThanRequest() async throws {
+        let output = StillImageOutput()
+        try output.setOutputSettings(.uncompressed(.bgra))
+        let test = try TestSession(outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let connection = try #require(output.connection(with: .video))
+        let runtime = try #require(test.session.runtime)
+        for _ in 0..<5 {
+            try await Task.sleep(for: .milliseconds(45))
+            let requested = try #require(runtime.pipeline.runningTime)
+            let sample = try await output.captureStillImage(from: connection)
+            let presented = UInt64(sample.presentationTime.nanoseconds)
+            #expect(presented >= requested)
+            // The next frame, not a later one: within one frame interval (33 ms) plus slack.
+            #expect(presented - requested < 45_000_000, "waited \(presented - requested) ns")
+        }
+    }
+
+    @Test("uncompressed stills deliver the virtual camera's scene in the requested pixel format")
+    func uncompressedPixels() async throws {
+        let output = StillImageOutput()
+        try output.setOutputSettings(.uncompressed(.bgra))
+        let test = try TestSession(outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let sample = try await output.captureStillImage(from: try #require(output.connection(with: .video)))
+        #expect(sample.formatDescription.pixelFormat == .bgra)
+        try sample.withPlanes { planes in
+            let plane = planes[0]
+            // The white gray patch and the red colour patch of the scene.
+            let white = VirtualScene.patchRect(index: 5, row: 0, width: 640, height: 480)
+            let red = VirtualScene.patchRect(index: 0, row: 1, width: 640, height: 480)
+            func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+                (0..<4).map { plane.bytes[y * plane.bytesPerRow + x * 4 + $0] }
+            }
+            #expect(pixel(white.x.lowerBound + 3, white.y.lowerBound + 3) == [255, 255, 255, 255])
+            #expect(pixel(red.x.lowerBound + 3, red.y.lowerBound + 3) == [0, 0, 255, 255])
+        }
+        #expect(throws: CaptureError.self) { try StillImageOutput.jpegStillImageData(from: sample) }
+    }
+
+    @Test("isCapturingStillImage is true while a still is pending and false after")
+    func capturingFlag() async throws {
+        let output = StillImageOutput()
+        let test = try TestSession(outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let connection = try #require(output.connection(with: .video))
+        #expect(!output.isCapturingStillImage)
+        let done = AsyncStream<Void>.makeStream()
+        try output.captureStillImage(from: connection) { _, _ in done.continuation.finish() }
+        #expect(output.isCapturingStillImage)
+        for await _ in done.stream {}
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(!output.isCapturingStillImage)
+    }
+}
+
+/// Reads EXIF tags with exiftool, numeric values.
+func exifTags(_ file: URL, _ names: [String]) throws -> [String: String] {
+    let text = try run("/usr/bin/exiftool", ["-n", "-s", "-s"] + names.map { "-\($0)" } + [file.path])
+    var tags: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        if parts.count == 2 { tags[parts[0]] = parts[1] }
+    }
+    return tags
 }
