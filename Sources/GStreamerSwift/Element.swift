@@ -114,3 +114,24 @@ public final class Element: Sendable {
         _ = gst_element_send_event(pointer.raw, gst_event_new_eos())
     }
 }
+
+extension Element {
+    /// GStreamer's error domains, for `postError`.
+    public enum ErrorDomain: Sendable {
+        case core, library, resource, stream
+    }
+
+    /// Posts an error message from this element on its bus, as a failing element would.
+    public func postError(domain: ErrorDomain, message: String) {
+        let quark: GQuark = switch domain {
+        case .core: gst_core_error_quark()
+        case .library: gst_library_error_quark()
+        case .resource: gst_resource_error_quark()
+        case .stream: gst_stream_error_quark()
+        }
+        let error = g_error_new_literal(quark, 1, message)
+        let gstMessage = gst_message_new_error(UnsafeMutableRawPointer(pointer.raw).assumingMemoryBound(to: GstObject.self), error, nil)
+        g_error_free(error)
+        _ = gst_element_post_message(pointer.raw, gstMessage)
+    }
+}

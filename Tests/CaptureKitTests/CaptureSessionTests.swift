@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import CaptureKit
+
+@Suite("CaptureSession", .serialized)
+struct CaptureSessionTests {
+    @Test("the virtual cameras are always listed, back first, and are the default")
+    func virtualDevices() throws {
+        let devices = CaptureDevice.devices(for: .video)
+        #expect(devices.contains { $0.uniqueID == "virtual:back" && $0.position == .back })
+        #expect(devices.contains { $0.uniqueID == "virtual:front" && $0.position == .front })
+        let fallback = try #require(CaptureDevice.default(for: .video))
+        #expect(fallback == devices[0])
+        #expect(CaptureDevice(uniqueID: "virtual:front")?.localizedName == "Virtual Camera (front)")
+        #expect(CaptureDevice(uniqueID: "nope") == nil)
+        let sizes = CaptureDevice.find(virtual: .back).formats.map { "\($0.width)x\($0.height)" }
+        #expect(sizes.contains("640x480") && sizes.contains("1280x720") && sizes.contains("1920x1080"))
+        #expect(CaptureDevice.devices(for: .audio).isEmpty)
+    }
+
+    @Test("authorization answers video and audio, and rejects other media types")
+    func authorization() throws {
+        #expect(try CaptureDevice.authorizationStatus(for: .video) == .authorized)
+        #expect(throws: CaptureError.unsupportedMediaType(.text)) { try CaptureDevice.authorizationStatus(for: .text) }
+        #expect(try Authorization.status(for: .video, nodes: ["/dev/video0"], sandboxed: false, canOpen: { _ in false }) == .denied)
+        #expect(try Authorization.status(for: .video, nodes: [], sandboxed: true) == .notDetermined)
+    }
+
+    @Test("presets choose the device format, and unsupported presets throw naming the supported ones")
+    func presets() throws {
+        let session = CaptureSession()
+        let device = CaptureDevice.find(virtual: .back)
+        try session.addInput(CaptureDeviceInput(device: device))
+        try session.setSessionPreset(.hd1280x720)
+        #expect(device.activeFormat.width == 1280)
+        try session.setSessionPreset(.medium)
+        #expect(device.activeFormat.width == 640)
+        try session.setSessionPreset(.photo)
+        #expect(device.activeFormat.width == 1920)
+        #expect(!session.canSetSessionPreset(.hd4K3840x2160))
+        do {
+            try session.setSessionPreset(.hd4K3840x2160)
+            Issue.record("expected an error")
+        } catch {
+            guard case .unsupportedPreset(let preset, let supported) = error else { throw error }
+            #expect(preset == .hd4K3840x2160)
+            #expect(supported.contains(.vga640x480) && !supported.contains(.hd4K3840x2160))
+        }
+        #expect(session.sessionPreset == .photo)
+    }
+
+    @Test("misuse throws typed errors that name the problem")
+    func misuse() throws {
+        let session = CaptureSession()
+        let device = CaptureDevice.find(virtual: .back)
+        let input = try CaptureDeviceInput(device: device)
+        try session.addInput(input)
+        #expect(!session.canAddInput(input))
+        #expect(throws: CaptureError.inputAlreadyAdded(device: "virtual:back")) { try session.addInput(input) }
+        #expect(throws: CaptureError.inputAlreadyAdded(device: "virtual:back")) {
+            try session.addInput(CaptureDeviceInput(device: device))
+        }
+        let output = StillImageOutput()
+        try session.addOutput(output)
+        #expect(throws: CaptureError.outputAlreadyAdded(output: "still")) { try session.addOutput(output) }
+        // Capturing before the session runs: the connection is not active.
+        let connection = try #require(output.connection(with: .video))
+        #expect(!connection.isActive)
+        #expect(throws: CaptureError.self) { try output.captureStillImage(from: connection) { _, _ in } }
+        #expect(throws: CaptureError.invalidSetting(name: "JPEG quality", value: "1.5", valid: "0.0...1.0")) {
+            try output.setOutputSettings(.jpeg(quality: 1.5))
+        }
+        #expect(throws: CaptureError.self) { try output.setOutputSettings(.uncompressed(.yuy2)) }
+        #expect(throws: CaptureError.self) { try VideoDataOutput().setVideoSettings(.init(pixelFormat: .bgra, width: 320)) }
+        #expect(throws: CaptureError.unbalancedConfiguration) { try session.commitConfiguration() }
+        #expect(throws: CaptureError.self) { try session.removeInput(try CaptureDeviceInput(device: .find(virtual: .front))) }
+        #expect(throws: CaptureError.self) { try CaptureDevice.find("no-such-camera") }
+    }
+
+    @Test("an output with no input cannot run")
+    func outputWithoutInput() throws {
+        let session = CaptureSession()
+        try session.addOutput(VideoDataOutput())
+        #expect(throws: CaptureError.noCompatibleInput(output: "videoData")) { try session.startRunning() }
+        #expect(!session.isRunning)
+    }
+
+    @Test("a disabled connection is inactive and refuses stills")
+    func disabledConnection() async throws {
+        let output = StillImageOutput()
+        let frames = VideoDataOutput()
+        let test = try TestSession(preset: .cif352x288, outputs: [output, frames])
+        let connection = try #require(output.connection(with: .video))
+        connection.isEnabled = false
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        #expect(!connection.isActive)
+        #expect(frames.connection(with: .video)?.isActive == true)
+        #expect(throws: CaptureError.inactiveConnection("\(connection)")) { try output.captureStillImage(from: connection) { _, _ in } }
+    }
+
+    @Test("start and stop post notifications and update isRunning")
+    func notifications() throws {
+        let test = try TestSession(preset: .cif352x288, outputs: [VideoDataOutput()])
+        let names = Mutex<[Notification.Name]>([])
+        let observers = [CaptureSession.didStartRunningNotification, CaptureSession.didStopRunningNotification].map { name in
+            NotificationCenter.default.addObserver(forName: name, object: test.session, queue: nil) { note in
+                names.withLock { $0.append(note.name) }
+            }
+        }
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        try test.session.startRunning()
+        #expect(test.session.isRunning)
+        test.session.stopRunning()
+        #expect(!test.session.isRunning)
+        #expect(names.withLock { $0 } == [CaptureSession.didStartRunningNotification, CaptureSession.didStopRunningNotification])
+    }
+
+    @Test("a runtime error is posted with the element and GStreamer's message")
+    func runtimeError() async throws {
+        let test = try TestSession(preset: .cif352x288, outputs: [VideoDataOutput()])
+        let errors = AsyncStream<CaptureError>.makeStream()
+        let observer = NotificationCenter.default.addObserver(forName: CaptureSession.runtimeErrorNotification, object: test.session, queue: nil) { note in
+            if let error = note.userInfo?[CaptureSession.errorKey] as? CaptureError { errors.continuation.yield(error) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try await test.session.startRunning()
+        let source = try test.session.runtime!.pipeline.element(named: "input0_src")
+        source.postError(domain: .resource, message: "device unplugged")
+        var iterator = errors.stream.makeAsyncIterator()
+        let error = try #require(await iterator.next())
+        #expect(error == .pipelineFailed(element: "input0_src", message: "device unplugged"))
+        for _ in 0..<100 where test.session.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!test.session.isRunning)
+    }
+
+    @Test("switching cameras inside begin/commit on a running session keeps frames coming from the new device")
+    func switchInput() async throws {
+        let output = VideoDataOutput()
+        let delegate = RecordingDelegate()
+        output.setSampleBufferDelegate(delegate, queue: DispatchQueue(label: "switch"))
+        let test = try TestSession(preset: .cif352x288, outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        try await Task.sleep(for: .milliseconds(300))
+        test.session.beginConfiguration()
+        try test.session.removeInput(test.input)
+        let front = try CaptureDeviceInput(device: .find(virtual: .front))
+        try test.session.addInput(front)
+        test.session.beginConfiguration()
+        try test.session.commitConfiguration()
+        #expect(test.session.pipelineDescription.contains("input0_src"))
+        try test.session.commitConfiguration()
+        #expect(test.session.isRunning)
+        let before = delegate.frames.withLock { $0.count }
+        try await Task.sleep(for: .milliseconds(500))
+        let after = delegate.frames.withLock { $0.count }
+        #expect(after - before >= 8, "frames after the switch: \(after - before)")
+        #expect(delegate.devices.withLock { $0 } == ["virtual:back", "virtual:front"])
+        #expect(output.connection(with: .video)?.inputPorts.first?.device.uniqueID == "virtual:front")
+        #expect(output.connection(with: .video)?.isActive == true)
+    }
+}
