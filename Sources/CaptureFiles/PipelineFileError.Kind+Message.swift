@@ -37,6 +37,8 @@ extension PipelineFileError.Kind {
                 + Self.didYouMean(suggestion)
         case .conflictingKeys(let key, let other, let reason):
             return "'\(key)' conflicts with '\(other)': \(reason)"
+        case .capture(let error):
+            return error.description
         }
     }
 

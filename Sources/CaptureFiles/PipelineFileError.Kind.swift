@@ -1,5 +1,7 @@
 extension PipelineFileError {
-    /// What is wrong with a pipeline file.
+    import CaptureKit
+
+/// What is wrong with a pipeline file.
     ///
     /// `key` values are the YAML key the problem is about; `context` values name the mapping a
     /// key was found in (such as `input`, `still output` or `run`).
@@ -37,5 +39,9 @@ extension PipelineFileError {
         case unknownInput(String, available: [String], suggestion: String?)
         /// A key cannot be used together with another key or its value.
         case conflictingKeys(String, with: String, reason: String)
+        /// Building the session failed: CaptureKit rejected the device, format, preset, output
+        /// setting or connection written at the error's location. The error names the offending
+        /// value and what would be valid.
+        case capture(CaptureError)
     }
 }

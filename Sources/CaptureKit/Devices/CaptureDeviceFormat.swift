@@ -1,3 +1,5 @@
+import Foundation
+
 extension CaptureDevice {
     /// A range of frame rates a format supports (AVFrameRateRange).
     public struct FrameRateRange: Sendable, Hashable, CustomStringConvertible {
@@ -20,8 +22,8 @@ extension CaptureDevice {
         }
 
         public var description: String {
-            minFrameRate == maxFrameRate ? "\(Fraction.text(maxFrameRate)) fps"
-                : "\(Fraction.text(minFrameRate))-\(Fraction.text(maxFrameRate)) fps"
+            minFrameRate == maxFrameRate ? "\(Fraction.decimal(maxFrameRate)) fps"
+                : "\(Fraction.decimal(minFrameRate))-\(Fraction.decimal(maxFrameRate)) fps"
         }
     }
 
@@ -80,6 +82,11 @@ enum Fraction {
         let ntsc = rate * 1001 / 1000
         if abs(ntsc - ntsc.rounded()) < 1e-3 { return (Int(ntsc.rounded()) * 1000, 1001) }
         return (Int((rate * 1000).rounded()), 1000)
+    }
+
+    /// A rate for people: "30", "29.97".
+    static func decimal(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(format: "%.2f", rate)
     }
 
     static func text(_ rate: Double) -> String {

@@ -16,7 +16,7 @@ final class PipelineRuntime: Sendable {
         self.graph = graph
         self.plan = plan
         pipeline = Pipeline(name: "capturekit")
-        do {
+        do throws(GStreamerError) {
             var made: [String: Element] = [:]
             for planned in plan.elements {
                 let element = try Element(factory: planned.factory, name: planned.name)
@@ -34,10 +34,8 @@ final class PipelineRuntime: Sendable {
                 sensors[input.name] = sensor
             }
             self.sensors = sensors
-        } catch let error as GStreamerError {
-            throw .pipelineFailed(element: nil, message: error.description)
         } catch {
-            throw .pipelineFailed(element: nil, message: "\(error)")
+            throw .pipelineFailed(element: nil, message: error.description)
         }
         for branch in graph.branches {
             try branch.output.attach(RunningBranch(prefix: branch.name, pipeline: pipeline, connection: branch.connection))

@@ -17,14 +17,11 @@ struct RunningBranch: Sendable {
 
     /// A static pad of a branch element.
     func pad(_ suffix: String, _ pad: String) throws(CaptureError) -> Pad {
+        let element = try element(suffix)
         do {
-            return try element(suffix).staticPad(pad)
-        } catch let error as GStreamerError {
-            throw .pipelineFailed(element: "\(prefix)_\(suffix)", message: error.description)
-        } catch let error as CaptureError {
-            throw error
+            return try element.staticPad(pad)
         } catch {
-            throw .pipelineFailed(element: nil, message: "\(error)")
+            throw .pipelineFailed(element: element.name, message: error.description)
         }
     }
 

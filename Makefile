@@ -1,0 +1,28 @@
+# CaptureKit: `make demo` and `make test` are the two commands a fresh Debian 12 machine needs.
+SWIFT ?= swift
+
+.PHONY: deps build demo test bench clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+# Installs what is missing, builds, and writes photo.jpg from the virtual camera.
+demo: deps
+	$(SWIFT) build --product capture
+	@echo "wrote $$(.build/debug/capture snap -d virtual -o photo.jpg --orientation portrait)"
+
+# Installs what is missing, builds everything (library, commands, examples, tests) once, runs every test.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Benchmarks against gst-launch-1.0 in one run; figures go to BENCHMARKS.md by hand.
+bench: deps
+	$(SWIFT) build -c release --product capture-bench --product capture
+	.build/release/capture-bench all
+
+clean:
+	rm -rf .build photo.jpg

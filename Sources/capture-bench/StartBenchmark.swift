@@ -1,0 +1,69 @@
+import CaptureKit
+import Foundation
+import GStreamerSwift
+import Synchronization
+
+/// startRunning() → first frame in Swift, against the same source built directly on the
+/// GStreamer layer (PLAYING → first buffer); and a whole `capture snap` process against a cold
+/// one-shot gst-launch still.
+enum StartBenchmark {
+    static func ours() async throws -> Double {
+        let session = CaptureSession()
+        try session.setSessionPreset(.vga640x480)
+        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
+        let output = VideoDataOutput()
+        try session.addOutput(output)
+        var frames = output.sampleBuffers().makeAsyncIterator()
+        let start = DispatchTime.now()
+        try await session.startRunning()
+        _ = await frames.next()
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        await session.stopRunning()
+        return ms
+    }
+
+    static func direct() throws -> Double {
+        let pipeline = Pipeline(name: "direct")
+        let source = try Element(factory: "videotestsrc", name: "src")
+        try source.set("is-live", "true")
+        let filter = try Element(factory: "capsfilter", name: "caps")
+        try filter.set("caps", "video/x-raw,format=BGRA,width=640,height=480,framerate=30/1")
+        let sink = try Element(factory: "appsink", name: "sink")
+        try sink.set("sync", "false")
+        for element in [source, filter, sink] { pipeline.add(element) }
+        try source.link(to: filter)
+        try filter.link(to: sink)
+        let first = DispatchSemaphore(value: 0)
+        let seen = Atomic<Bool>(false)
+        AppSink.setHandlers(.init(newSample: { _ in
+            if !seen.exchange(true, ordering: .relaxed) { first.signal() }
+        }), on: sink)
+        let start = DispatchTime.now()
+        try pipeline.setState(.playing)
+        first.wait()
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+        try pipeline.setState(.null)
+        return ms
+    }
+
+    static func run() async throws -> [String: Double] {
+        _ = try await ours()
+        _ = try direct()
+        var oursRuns: [Double] = [], gstRuns: [Double] = []
+        for _ in 0..<20 {
+            oursRuns.append(try await ours())
+            gstRuns.append(try direct())
+        }
+        let capture = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("capture").path
+        var snapRuns: [Double] = [], coldRuns: [Double] = []
+        for _ in 0..<7 {
+            snapRuns.append(try Processes.time(capture, ["snap", "-d", "virtual", "--preset", "vga640x480", "-o", "/tmp/capture-bench-snap.jpg"]).seconds * 1000)
+            coldRuns.append(try Processes.time("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "jpegenc", "!",
+                                                                           "filesink", "location=/tmp/capture-bench-cold.jpg"]).seconds * 1000)
+        }
+        let ours = Processes.median(oursRuns), gst = Processes.median(gstRuns)
+        let snap = Processes.median(snapRuns), cold = Processes.median(coldRuns)
+        return ["ours_ms": ours, "gst_ms": gst, "ratio": ours / gst,
+                "snap_process_ms": snap, "gst_process_ms": cold, "process_ratio": snap / cold]
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import CaptureKit
+import Foundation
+import Logging
+
+/// The `capture` command: devices, stills and pipeline files on CaptureKit.
+@main
+struct Capture: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture",
+        abstract: "Record, snap and run camera pipelines with CaptureKit.",
+        discussion: "Exit codes: 0 success, 1 runtime failure, 2 usage error.",
+        subcommands: [Devices.self, Snap.self]
+    )
+
+    /// Parses, runs, and maps failures to the exit codes: 1 for runtime failures, 2 for usage.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CaptureError {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            Foundation.exit(1)
+        } catch let error as RuntimeFailure {
+            FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            Foundation.exit(1)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue == 64 ? 2 : code.rawValue)
+        }
+    }
+}
+
+/// A failure while running (exit status 1), with a message that says what to do.
+struct RuntimeFailure: Error {
+    var message: String
+}
+
+/// Options every command shares.
+struct GlobalOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Show the compiled pipeline and GStreamer warnings.")
+    var verbose = false
+
+    /// Sets up swift-log: warnings by default, debug with --verbose, on standard error.
+    func bootstrapLogging() {
+        let level: Logger.Level = verbose ? .debug : .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import CaptureKit
+import Foundation
+
+/// `capture devices`: the cameras with their formats.
+struct Devices: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List cameras and their formats.")
+
+    @Flag(help: "Print JSON (one object with a 'devices' array).")
+    var json = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        global.bootstrapLogging()
+        let devices = CaptureDevice.devices(for: .video)
+        if json {
+            let report = DeviceReport(devices: devices.enumerated().map { DeviceReport.Entry($0.offset, $0.element) })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return
+        }
+        for (index, device) in devices.enumerated() {
+            print("\(index): \(device.localizedName) [\(device.uniqueID)] model \(device.modelID), position \(device.position.rawValue)")
+            for format in device.formats {
+                print("     \(format)\(format == device.activeFormat ? "  (active)" : "")")
+            }
+        }
+    }
+}
+
+/// The JSON form of `capture devices`.
+struct DeviceReport: Encodable {
+    struct Format: Encodable {
+        var width: Int
+        var height: Int
+        var pixelFormat: String
+        var frameRates: [[Double]]
+    }
+
+    struct Entry: Encodable {
+        var index: Int
+        var uniqueID: String
+        var modelID: String
+        var name: String
+        var position: String
+        var connected: Bool
+        var activeFormat: String
+        var formats: [Format]
+
+        init(_ index: Int, _ device: CaptureDevice) {
+            self.index = index
+            uniqueID = device.uniqueID
+            modelID = device.modelID
+            name = device.localizedName
+            position = device.position.rawValue
+            connected = device.isConnected
+            activeFormat = device.activeFormat.description
+            formats = device.formats.map { format in
+                Format(width: format.width, height: format.height, pixelFormat: format.pixelFormat.rawValue,
+                       frameRates: format.videoSupportedFrameRateRanges.map { [$0.minFrameRate, $0.maxFrameRate] })
+            }
+        }
+    }
+
+    var devices: [Entry]
+}
