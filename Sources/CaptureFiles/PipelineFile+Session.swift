@@ -167,7 +167,7 @@ extension PipelineFile {
                   abs(planned - requested) > 1e-3
             else { continue }
             throw PipelineFileError(
-                .capture(.invalidSetting(
+                .capture(CaptureError.invalidSetting(
                     name: "frame rate",
                     value: FormatSpec.rateText(requested),
                     valid: "\(FormatSpec.rateText(planned)), the rate the device runs this format at "

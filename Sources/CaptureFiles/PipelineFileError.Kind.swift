@@ -1,7 +1,7 @@
-extension PipelineFileError {
-    import CaptureKit
+import CaptureKit
 
-/// What is wrong with a pipeline file.
+extension PipelineFileError {
+    /// What is wrong with a pipeline file.
     ///
     /// `key` values are the YAML key the problem is about; `context` values name the mapping a
     /// key was found in (such as `input`, `still output` or `run`).

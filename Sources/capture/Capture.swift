@@ -10,7 +10,7 @@ struct Capture: AsyncParsableCommand {
         commandName: "capture",
         abstract: "Record, snap and run camera pipelines with CaptureKit.",
         discussion: "Exit codes: 0 success, 1 runtime failure, 2 usage error.",
-        subcommands: [Devices.self, Snap.self]
+        subcommands: [Devices.self, Snap.self, Compile.self, Validate.self]
     )
 
     /// Parses, runs, and maps failures to the exit codes: 1 for runtime failures, 2 for usage.
@@ -28,6 +28,9 @@ struct Capture: AsyncParsableCommand {
         } catch let error as RuntimeFailure {
             FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
             Foundation.exit(1)
+        } catch let error as InputFailure {
+            FileHandle.standardError.write(Data("\(error.message)\n".utf8))
+            Foundation.exit(2)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -41,6 +44,11 @@ struct Capture: AsyncParsableCommand {
 
 /// A failure while running (exit status 1), with a message that says what to do.
 struct RuntimeFailure: Error {
+    var message: String
+}
+
+/// A bad input file (exit status 2); the message is `file:line:column: …`.
+struct InputFailure: Error {
     var message: String
 }
 

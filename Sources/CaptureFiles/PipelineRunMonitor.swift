@@ -1,0 +1,94 @@
+import Synchronization
+
+/// The shared progress of one run: what each output has done, the first failure, and a stream
+/// that wakes the run whenever either changes. Safe to use from any thread.
+final class PipelineRunMonitor: Sendable {
+    struct OutputProgress {
+        var count = 0
+        var dropped = 0
+        var files: [String] = []
+        var meanLuma: [Double] = []
+    }
+
+    struct State {
+        var outputs: [OutputProgress]
+        var failure: PipelineRunError?
+        var isFinished = false
+    }
+
+    /// Frames each `videoData` output handles in a `frames` run; nil in a `seconds` run.
+    let frameTarget: Int?
+    private let state: Mutex<State>
+    private let changes: AsyncStream<Void>
+    private let changed: AsyncStream<Void>.Continuation
+
+    /// A monitor for `outputCount` outputs.
+    init(outputCount: Int, frameTarget: Int?) {
+        self.frameTarget = frameTarget
+        state = Mutex(State(outputs: Array(repeating: OutputProgress(), count: outputCount)))
+        (changes, changed) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The 1-based index of the next frame output `index` should handle, or nil when the run is
+    /// over or the output has reached the frame target.
+    func nextFrame(ofOutput index: Int) -> Int? {
+        state.withLock { state in
+            let done = state.outputs[index].count
+            guard !state.isFinished, state.failure == nil, done < frameTarget ?? .max else { return nil }
+            return done + 1
+        }
+    }
+
+    /// Records a handled frame or a taken still, with the file written and the luma measured.
+    func completed(output index: Int, file: String? = nil, meanLuma: Double? = nil) {
+        state.withLock { state in
+            state.outputs[index].count += 1
+            if let file, !state.outputs[index].files.contains(file) { state.outputs[index].files.append(file) }
+            if let meanLuma { state.outputs[index].meanLuma.append(meanLuma) }
+        }
+        changed.yield()
+    }
+
+    /// Records a frame an output discarded while the run was busy.
+    func dropped(output index: Int) {
+        state.withLock { state in
+            guard !state.isFinished, state.outputs[index].count < frameTarget ?? .max else { return }
+            state.outputs[index].dropped += 1
+        }
+    }
+
+    /// Records a failure; the first one wins and ends the wait.
+    func fail(_ error: PipelineRunError) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = error }
+        }
+        changed.yield()
+    }
+
+    /// The first failure, if any.
+    var failure: PipelineRunError? { state.withLock { $0.failure } }
+
+    /// Marks the run over: later frames are ignored.
+    func finish() {
+        state.withLock { $0.isFinished = true }
+        changed.finish()
+    }
+
+    /// Each output's progress, in file order.
+    var progress: [OutputProgress] { state.withLock { $0.outputs } }
+
+    /// Waits until every output in `outputs` has handled the frame target, throwing the first
+    /// failure. Returns at once in a `seconds` run; returns early when the task is cancelled.
+    func waitForFrames(of outputs: [Int]) async throws(PipelineRunError) {
+        guard let frameTarget else { return }
+        func check() throws(PipelineRunError) -> Bool {
+            let (failure, counts) = state.withLock { state in (state.failure, outputs.map { state.outputs[$0].count }) }
+            if let failure { throw failure }
+            return counts.allSatisfy { $0 >= frameTarget }
+        }
+        if try check() { return }
+        for await _ in changes {
+            if try check() { return }
+        }
+    }
+}
