@@ -15,9 +15,10 @@ demo: deps
 	@echo "wrote $$(.build/debug/capture snap -d virtual -o photo.jpg --orientation portrait)"
 
 # Installs what is missing, builds everything (library, commands, examples, tests) once, runs every test.
+# Serially: the virtual cameras are shared devices, as real ones are.
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 # Benchmarks against gst-launch-1.0 in one run; figures go to BENCHMARKS.md by hand.
 bench: deps

@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(name: "FrameStatsExample", dependencies: ["CaptureKit"], path: "Examples/FrameStats"),
         .testTarget(name: "GStreamerSwiftTests", dependencies: ["GStreamerSwift"]),
         .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "GStreamerSwift"]),
-        .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "CaptureKit"]),
+        .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "CaptureKit"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

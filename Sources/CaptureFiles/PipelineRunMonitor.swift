@@ -43,7 +43,7 @@ final class PipelineRunMonitor: Sendable {
     func completed(output index: Int, file: String? = nil, meanLuma: Double? = nil) {
         state.withLock { state in
             state.outputs[index].count += 1
-            if let file, !state.outputs[index].files.contains(file) { state.outputs[index].files.append(file) }
+            if let file, state.outputs[index].files.last != file { state.outputs[index].files.append(file) }
             if let meanLuma { state.outputs[index].meanLuma.append(meanLuma) }
         }
         changed.yield()
@@ -78,12 +78,13 @@ final class PipelineRunMonitor: Sendable {
     var progress: [OutputProgress] { state.withLock { $0.outputs } }
 
     /// Waits until every output in `outputs` has handled the frame target, throwing the first
-    /// failure. Returns at once in a `seconds` run; returns early when the task is cancelled.
+    /// failure as soon as it is recorded. In a `seconds` run no frame count ends the wait: it only
+    /// throws a failure, or returns when the run finishes. Returns early when the task is cancelled.
     func waitForFrames(of outputs: [Int]) async throws(PipelineRunError) {
-        guard let frameTarget else { return }
         func check() throws(PipelineRunError) -> Bool {
             let (failure, counts) = state.withLock { state in (state.failure, outputs.map { state.outputs[$0].count }) }
             if let failure { throw failure }
+            guard let frameTarget else { return false }
             return counts.allSatisfy { $0 >= frameTarget }
         }
         if try check() { return }

@@ -48,7 +48,7 @@ public struct PipelineRunReport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let goal: String = switch runLength {
         case .frames(let count): "frames: \(count)"
-        case .seconds(let seconds): "seconds: \(Self.secondsText(seconds))"
+        case .seconds(let seconds): "seconds: \(String(format: "%g", seconds))"
         }
         var lines = ["ran \(fileName) for \(Self.secondsText(seconds)) s (\(goal))"]
         for output in outputs {

@@ -94,11 +94,16 @@ extension PipelineSession {
     var expectedLength: Duration {
         switch file.run {
         case .seconds(let seconds):
-            return .seconds(seconds)
+            return Self.duration(seconds: seconds)
         case .frames(let count):
             let rates = file.inputs.indices.compactMap { plannedFrameRate(ofInputAt: $0) }
-            return .seconds(Double(count) / max(rates.min() ?? 1, 0.1))
+            return Self.duration(seconds: Double(count) / max(rates.min() ?? 1, 0.1))
         }
+    }
+
+    /// A duration of `seconds`, at most a year, so that absurd run lengths cannot overflow.
+    static func duration(seconds: Double) -> Duration {
+        .seconds(min(seconds, 365 * 24 * 3600))
     }
 
     /// Takes the stills and waits for the stopping condition, racing the deadline; on any failure
@@ -127,14 +132,15 @@ extension PipelineSession {
                     }
                     tasks += 1
                 }
-                group.addTask {
-                    if case .seconds(let seconds) = self.file.run {
-                        try await ContinuousClock().sleep(until: start + .seconds(seconds))
-                    } else {
-                        try await monitor.waitForFrames(of: videoDataIndices)
-                    }
+                if case .seconds(let seconds) = file.run {
+                    group.addTask { try await ContinuousClock().sleep(until: start + Self.duration(seconds: seconds)) }
+                    tasks += 1
+                    // Not counted: it only ends the run early, when a failure is recorded.
+                    group.addTask { try await monitor.waitForFrames(of: videoDataIndices) }
+                } else {
+                    group.addTask { try await monitor.waitForFrames(of: videoDataIndices) }
+                    tasks += 1
                 }
-                tasks += 1
                 group.addTask {
                     try await ContinuousClock().sleep(until: deadline)
                     throw PipelineRunError.timedOut(after: limit, waitingFor: self.unfinished(monitor.progress))
@@ -159,11 +165,11 @@ extension PipelineSession {
     private func stillSpacing(count: Int, input: String) -> Duration {
         switch file.run {
         case .seconds(let seconds):
-            return .seconds(seconds / Double(count))
+            return Self.duration(seconds: seconds / Double(count))
         case .frames(let frames):
             let index = file.inputs.firstIndex { $0.name == input } ?? 0
             let rate = plannedFrameRate(ofInputAt: index) ?? 30
-            return .seconds(Double(frames) / max(rate, 0.1) / Double(count))
+            return Self.duration(seconds: Double(frames) / max(rate, 0.1) / Double(count))
         }
     }
 

@@ -32,12 +32,12 @@ extension CaptureDevice {
 
     /// A device by uniqueID, localized name, index in `devices()`, or "virtual" / "virtual-front".
     public static func find(_ reference: String) throws(CaptureError) -> CaptureDevice {
-        let all = devices()
         switch reference {
-        case "virtual", "virtual-back": return VirtualCamera.back
-        case "virtual-front": return VirtualCamera.front
+        case "virtual", "virtual-back", VirtualCamera.back.uniqueID: return VirtualCamera.back
+        case "virtual-front", VirtualCamera.front.uniqueID: return VirtualCamera.front
         default: break
         }
+        let all = devices()
         if let index = Int(reference), all.indices.contains(index) { return all[index] }
         if let match = all.first(where: { $0.uniqueID == reference || $0.localizedName == reference }) { return match }
         throw .deviceNotFound(reference, available: all.enumerated().map { "\($0.offset): \($0.element.uniqueID)" })

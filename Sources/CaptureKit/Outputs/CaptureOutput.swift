@@ -32,4 +32,6 @@ struct SourceFormat: Sendable, Equatable {
     var width: Int
     var height: Int
     var frameRate: Double
+    /// The raw format entering the tee (after the decoder for compressed devices).
+    var pixelFormat: PixelFormat
 }

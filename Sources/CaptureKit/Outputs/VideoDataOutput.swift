@@ -126,20 +126,23 @@ extension VideoDataOutput {
         let discardsLate = alwaysDiscardsLateVideoFrames
         var queue: [PipelinePlan.Property] = []
         if discardsLate { queue = [.init("max-size-buffers", "1"), .init("leaky", "downstream")] }
-        var chain: [PipelinePlan.Element] = [
-            .init("queue", name: "\(prefix)_queue", queue),
-            .init("videoconvert", name: "\(prefix)_convert"),
-        ]
-        var caps = "video/x-raw"
-        if let format = settings?.pixelFormat?.gstFormat { caps += ",format=\(format)" }
-        if let width = settings?.width, let height = settings?.height {
-            chain.append(.init("videoscale", name: "\(prefix)_scale"))
-            caps += ",width=\(width),height=\(height)"
+        var chain: [PipelinePlan.Element] = [.init("queue", name: "\(prefix)_queue", queue)]
+        let format = settings?.pixelFormat ?? source.pixelFormat
+        let resized = settings?.width.map { $0 != source.width } == true || settings?.height.map { $0 != source.height } == true
+        // Frames already in the wanted format and size pass straight through: no converter to
+        // negotiate at start, no per-frame work.
+        if format != source.pixelFormat || resized {
+            chain.append(.init("videoconvert", name: "\(prefix)_convert"))
+            var caps = "video/x-raw,format=\(format.gstFormat!)"
+            if resized, let width = settings?.width, let height = settings?.height {
+                chain.append(.init("videoscale", name: "\(prefix)_scale"))
+                caps += ",width=\(width),height=\(height)"
+            }
+            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", caps)]))
         }
-        chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", caps)]))
         chain.append(.init("appsink", name: "\(prefix)_sink", [
             .init("sync", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
-            .init("max-buffers", "1"), .init("wait-on-eos", "false"),
+            .init("max-buffers", "1"), .init("drop", "true"), .init("wait-on-eos", "false"),
         ]))
         return chain
     }

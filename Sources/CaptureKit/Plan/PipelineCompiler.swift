@@ -8,7 +8,8 @@ enum PipelineCompiler {
         for (index, input) in graph.inputs.enumerated() {
             plan.appendChain(sourceChain(input), from: nil)
             let tee = "\(input.name)_tee"
-            let source = SourceFormat(width: input.format.width, height: input.format.height, frameRate: input.frameRate)
+            let source = SourceFormat(width: input.format.width, height: input.format.height, frameRate: input.frameRate,
+                                      pixelFormat: input.format.pixelFormat.gstFormat == nil ? .i420 : input.format.pixelFormat)
             for branch in graph.branches where branch.input == index {
                 plan.appendChain(branch.output.branch(prefix: branch.name, source: source), from: tee)
             }

@@ -12,7 +12,10 @@ extension CaptureSession {
             state.configurationDepth -= 1
             return state.configurationDepth
         }
-        if depth == 0 { try applyGraphIfRunning() }
+        if depth == 0 {
+            try applyGraphIfRunning()
+            schedulePreparation()
+        }
     }
 
     /// The session's preset.
@@ -51,6 +54,9 @@ extension CaptureSession {
             }
             return state.configurationDepth > 0
         }
-        if !open { try? applyGraphIfRunning() }
+        if !open {
+            try? applyGraphIfRunning()
+            schedulePreparation()
+        }
     }
 }

@@ -43,7 +43,10 @@ extension CaptureSession {
             setRunning(false)
             return true
         }
-        if stopped { NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self) }
+        if stopped {
+            NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self)
+            schedulePreparation()
+        }
     }
 
     /// `startRunning()` without blocking the caller's thread.
@@ -90,19 +93,49 @@ extension CaptureSession {
         }
     }
 
+    /// Starts the prepared pipeline when it was built for the current graph, else builds one.
     private func makeRuntime() throws(CaptureError) -> PipelineRuntime {
+        let (graph, plan) = try checkedPlan()
+        let prepared = state.withLock { state -> PipelineRuntime? in
+            defer { state.prepared = nil }
+            return state.prepared
+        }
+        let runtime: PipelineRuntime
+        if let prepared, prepared.matches(graph, plan: plan) {
+            runtime = prepared
+        } else {
+            runtime = try PipelineRuntime(graph: graph, plan: plan)
+        }
+        try runtime.start { [weak self] message in
+            self?.handle(message)
+        }
+        return runtime
+    }
+
+    /// The current graph and its plan; throws when an output has nothing to take media from.
+    private func checkedPlan() throws(CaptureError) -> (SessionGraph, PipelinePlan) {
         let graph = graph()
         for output in state.withLock({ $0.outputs }) where !graph.branches.contains(where: { $0.output === output }) {
             if output.connections.isEmpty || output.connections.allSatisfy({ $0.isEnabled }) {
                 throw .noCompatibleInput(output: output.kind)
             }
         }
-        let plan = PipelineCompiler.compile(graph)
-        let runtime = try PipelineRuntime(graph: graph, plan: plan) { [weak self] message in
-            self?.handle(message)
+        return (graph, PipelineCompiler.compile(graph))
+    }
+
+    /// Builds the pipeline for the current graph in the background while the session is idle,
+    /// so that `startRunning()` only has to set it playing.
+    func schedulePreparation() {
+        preparation.async { [weak self] in
+            guard let self else { return }
+            transitions.withLock { _ in
+                guard state.withLock({ !$0.isRunning && $0.configurationDepth == 0 }),
+                      let (graph, plan) = try? checkedPlan(), !graph.branches.isEmpty else { return }
+                if let prepared = state.withLock({ $0.prepared }), prepared.matches(graph, plan: plan) { return }
+                let runtime = try? PipelineRuntime(graph: graph, plan: plan)
+                state.withLock { $0.prepared = runtime }
+            }
         }
-        try runtime.start()
-        return runtime
     }
 
     private func setConnectionsActive(_ active: Bool) {

@@ -1,0 +1,502 @@
+import CaptureKit
+import Foundation
+import Testing
+@testable import CaptureFiles
+
+/// Every example in `pipelines/`: its compiled `gst-launch-1.0` line against a golden file and
+/// against gst-launch-1.0 itself, and a real run on the virtual cameras. Plus the session-building
+/// errors a file can only hit once devices are involved.
+///
+/// Serialized: the virtual cameras are process-wide devices whose active format sessions set.
+/// Set `CAPTUREKIT_UPDATE_GOLDENS=1` to rewrite the goldens from the current output.
+@Suite("Pipeline examples", .serialized)
+struct PipelineExamplesTests {
+    /// The package root, three levels above this file.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let pipelinesDirectory = packageRoot.appendingPathComponent("pipelines")
+    static let goldenDirectory = packageRoot.appendingPathComponent("Tests/CaptureFilesTests/Golden")
+
+    /// The example names (file names without `.yaml`), sorted.
+    static let examples: [String] = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: pipelinesDirectory.path)) ?? []
+        return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(".yaml".count)) }.sorted()
+    }()
+
+    static func load(_ name: String) throws -> PipelineFile {
+        try PipelineFile.load(contentsOf: pipelinesDirectory.appendingPathComponent("\(name).yaml").path)
+    }
+
+    // MARK: - The examples directory
+
+    @Test("pipelines/ holds at least four examples, each starting with a comment saying what it does")
+    func examplesAreDocumented() throws {
+        #expect(Self.examples.count >= 4, "\(Self.examples)")
+        for name in Self.examples {
+            let text = try String(contentsOf: Self.pipelinesDirectory.appendingPathComponent("\(name).yaml"), encoding: .utf8)
+            let first = text.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+            #expect(first.hasPrefix("# ") && first.count > 10, "\(name).yaml should start with a comment line")
+        }
+    }
+
+    // MARK: - Goldens and gst-launch-1.0
+
+    @Test("the compiled gst-launch-1.0 line equals the golden file", arguments: examples)
+    func launchLineMatchesGolden(name: String) throws {
+        let line = try Self.load(name).makeSession().session.pipelineDescription
+        let golden = Self.goldenDirectory.appendingPathComponent("\(name).launch.txt")
+        if ProcessInfo.processInfo.environment["CAPTUREKIT_UPDATE_GOLDENS"] == "1" {
+            try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true)
+            try (line + "\n").write(to: golden, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(line == expected.trimmingCharacters(in: .newlines))
+    }
+
+    @Test("gst-launch-1.0 runs the compiled line to the end with bounded sources", arguments: examples)
+    func gstLaunchAcceptsLaunchLine(name: String) throws {
+        let line = try Self.load(name).makeSession().session.pipelineDescription
+        // The virtual camera's source is live and endless: bound it so the pipeline ends with EOS.
+        var bounded = line.replacing(/videotestsrc name=input\d+_src/) { "\($0.output) num-buffers=5" }
+        #expect(bounded != line, "no virtual-camera source to bound in \(line)")
+        // Nothing pulls an appsink's samples under gst-launch-1.0 (CaptureKit's callbacks do), so a
+        // bounded appsink that does not drop would block its branch once full: let it drop.
+        bounded = bounded.replacing(/appsink name=output\d+_sink(?![^!]* drop=)/) { "\($0.output) drop=true" }
+        let (status, output) = try Self.shell("timeout 10 gst-launch-1.0 -q \(bounded)")
+        #expect(status == 0, "gst-launch-1.0 exited \(status): \(output)\n\(bounded)")
+    }
+
+    // MARK: - Real runs
+
+    @Test("running the example does what the file says", arguments: examples)
+    func runExample(name: String) async throws {
+        let file = try Self.load(name)
+        let built = try file.makeSession()
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let report = try await built.run(writingTo: directory)
+        let elapsed = clock.now - started
+        #expect(!built.session.isRunning)
+        #expect(report.outputs.map(\.name) == file.outputs.map(\.name))
+        #expect(elapsed < .seconds(4), "\(name) took \(elapsed)")
+        for path in report.filesWritten {
+            #expect(FileManager.default.fileExists(atPath: path), "\(path)")
+            #expect(path.hasPrefix(directory.path), "\(path) is outside \(directory.path)")
+        }
+
+        switch name {
+        case "snapshot":
+            let still = try #require(report.output(named: "snapshot"))
+            #expect(still.count == 1)
+            #expect(still.files == [directory.appendingPathComponent("snapshot.jpg").path])
+            try Self.expectJPEG(at: still.files[0], orientation: 6, width: 640, height: 480)
+        case "front-selfie":
+            let still = try #require(report.output(named: "selfie"))
+            #expect(still.files == [directory.appendingPathComponent("selfie.jpg").path])
+            try Self.expectJPEG(at: still.files[0], orientation: 7, width: 352, height: 288)
+        case "orientations":
+            let expected = ["landscape-right": 1, "landscape-left": 3, "upside-down": 8]
+            for (output, orientation) in expected {
+                let result = try #require(report.output(named: output))
+                #expect(result.files == [directory.appendingPathComponent("orientation/\(output).jpg").path])
+                try Self.expectJPEG(at: result.files[0], orientation: orientation, width: 352, height: 288)
+            }
+            let raw = try #require(report.output(named: "raw"))
+            let path = try #require(raw.files.first)
+            #expect(try Self.size(of: path) == 352 * 288 * 4)
+        case "frames":
+            let frames = try #require(report.output(named: "frames"))
+            #expect(frames.kind == "videoData")
+            #expect(frames.action == .count)
+            #expect(frames.count == 30)
+            #expect(frames.files.isEmpty)
+            #expect(report.seconds >= 0.5, "30 frames at 30 fps cannot take \(report.seconds) s")
+        case "dump":
+            let dump = try #require(report.output(named: "dump"))
+            #expect(dump.count == 5)
+            #expect(dump.droppedFrames == 0)
+            #expect(dump.files == (1...5).map { directory.appendingPathComponent("dump/frame-\($0).i420").path })
+            for path in dump.files {
+                #expect(try Self.size(of: path) == 160 * 120 * 3 / 2)
+            }
+        case "timelapse":
+            #expect(report.seconds >= 1.9 && report.seconds < 3, "\(report.seconds)")
+            let stills = try #require(report.output(named: "timelapse"))
+            #expect(stills.count == 3)
+            #expect(stills.files == (1...3).map { directory.appendingPathComponent("timelapse-\($0).jpg").path })
+            for path in stills.files {
+                try Self.expectJPEG(at: path, orientation: 1, width: 352, height: 288)
+            }
+            let stats = try #require(report.output(named: "brightness"))
+            #expect(stats.action == .stats)
+            #expect(stats.count >= 20, "\(stats.count) frames in 2 s")
+            #expect(stats.meanLuma.count == stats.count)
+            for luma in stats.meanLuma {
+                #expect(luma > 40 && luma < 220, "mean luma \(luma)")
+            }
+        default:
+            Issue.record("pipelines/\(name).yaml has no expectations in runExample; add a case")
+        }
+        #expect(report.description.contains("ran "), "\(report.description)")
+    }
+
+    @Test("the report's description lists every output and file")
+    func reportDescription() async throws {
+        let built = try Self.load("timelapse").makeSession()
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = try await built.run(writingTo: directory)
+        let text = report.description
+        #expect(text.contains("still 'timelapse': 3 stills"), "\(text)")
+        #expect(text.contains("videoData 'brightness' (stats):"), "\(text)")
+        #expect(text.contains("mean luma"), "\(text)")
+        #expect(text.contains(directory.appendingPathComponent("timelapse-2.jpg").path), "\(text)")
+        #expect(text.hasSuffix("3 files written"), "\(text)")
+    }
+
+    // MARK: - Errors located in the file
+
+    @Test("a device that does not exist is reported at its value")
+    func missingDevice() throws {
+        let yaml = """
+            version: 1
+            inputs:
+              - name: usb
+                device: "No Such Camera"
+            outputs:
+              - still:
+            run:
+              frames: 1
+            """
+        let file = try PipelineFile.parse(yaml, fileName: "missing.yaml")
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        #expect(error.location == PipelineFile.SourceLocation(file: "missing.yaml", line: 4, column: 13))
+        guard case .capture(.deviceNotFound(let reference, let available)) = error.kind else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(reference == "No Such Camera")
+        #expect(available.contains { $0.hasSuffix("virtual:back") })
+        #expect(error.description.hasPrefix("missing.yaml:4:13: no device 'No Such Camera'"), "\(error)")
+    }
+
+    @Test("a device index beyond the devices is reported at its value")
+    func missingDeviceIndex() throws {
+        let yaml = """
+            version: 1
+            inputs:
+              - device: 99
+            outputs:
+              - videoData:
+            run:
+              frames: 1
+            """
+        let file = try PipelineFile.parse(yaml, fileName: "index.yaml")
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        #expect(error.location == PipelineFile.SourceLocation(file: "index.yaml", line: 3, column: 13))
+        #expect(error.kind == .capture(.deviceNotFound("99", available: CaptureDevice.devices().enumerated().map {
+            "\($0.offset): \($0.element.uniqueID)"
+        })))
+    }
+
+    @Test("a format the device lacks is reported at its value, listing the formats it has")
+    func missingFormat() throws {
+        let yaml = """
+            version: 1
+            inputs:
+              - device: virtual
+                format: 123x45
+            outputs:
+              - still:
+            run:
+              frames: 1
+            """
+        let file = try PipelineFile.parse(yaml, fileName: "format.yaml")
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        #expect(error.location == PipelineFile.SourceLocation(file: "format.yaml", line: 4, column: 13))
+        guard case .capture(.unsupportedFormat(let requested, let available)) = error.kind else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(requested == "123x45")
+        #expect(available.contains { $0.hasPrefix("640x480 bgra") }, "\(available)")
+        #expect(error.description.hasPrefix("format.yaml:4:13: format '123x45' is not offered; available: 352x288"), "\(error)")
+    }
+
+    @Test("a frame rate the format does not offer is reported at the format")
+    func unsupportedFrameRate() throws {
+        let yaml = """
+            version: 1
+            inputs:
+              - device: virtual
+                format: 640x480@120
+            outputs:
+              - still:
+            run:
+              frames: 1
+            """
+        let file = try PipelineFile.parse(yaml, fileName: "rate.yaml")
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        #expect(error.location == PipelineFile.SourceLocation(file: "rate.yaml", line: 4, column: 13))
+        guard case .capture(.unsupportedFormat(let requested, _)) = error.kind else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(requested == "640x480@120")
+    }
+
+    @Test("a frame rate CaptureKit cannot select yet is reported, not ignored")
+    func unselectableFrameRate() throws {
+        let yaml = """
+            version: 1
+            inputs:
+              - device: virtual
+                format: 640x480@15
+            outputs:
+              - still:
+            run:
+              frames: 1
+            """
+        let file = try PipelineFile.parse(yaml, fileName: "rate.yaml")
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        #expect(error.location == PipelineFile.SourceLocation(file: "rate.yaml", line: 4, column: 13))
+        guard case .capture(.invalidSetting(let name, let value, _)) = error.kind else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(name == "frame rate")
+        #expect(value == "15")
+    }
+
+    @Test("an input format with a preset other than inputPriority is a conflict at the format")
+    func formatWithPreset() throws {
+        let yaml = """
+            version: 1
+            preset: vga640x480
+            inputs:
+              - device: virtual
+                format: 352x288
+            outputs:
+              - still:
+            run:
+              frames: 1
+            """
+        let file = try PipelineFile.parse(yaml, fileName: "conflict.yaml")
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        #expect(error.location == PipelineFile.SourceLocation(file: "conflict.yaml", line: 5, column: 13))
+        guard case .conflictingKeys("format", with: "preset", _) = error.kind else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+    }
+
+    @Test("two inputs naming the same device are reported at the second device")
+    func sameDeviceTwice() throws {
+        let yaml = """
+            version: 1
+            inputs:
+              - device: virtual
+              - device: virtual
+            outputs:
+              - still:
+            run:
+              frames: 1
+            """
+        let file = try PipelineFile.parse(yaml, fileName: "twice.yaml")
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        #expect(error.location == PipelineFile.SourceLocation(file: "twice.yaml", line: 4, column: 13))
+        #expect(error.kind == .capture(.inputAlreadyAdded(device: "virtual:back")))
+    }
+
+    // MARK: - The session is the file, one to one
+
+    @Test("inputs, outputs, settings and connections map one to one onto the session")
+    func oneToOne() throws {
+        let yaml = """
+            version: 1
+            inputs:
+              - name: back
+                device: virtual
+                format: 352x288
+              - name: front
+                device: virtual-front
+                format: 640x480@30
+            outputs:
+              - still:
+                  name: photo
+                  quality: 50
+                  connection: { input: front, orientation: portraitUpsideDown }
+              - videoData:
+                  name: frames
+                  pixelFormat: nv12
+                  size: 176x144
+                  discardLate: false
+                  connection: { input: back, mirrored: true }
+            run:
+              frames: 1
+            """
+        let built = try PipelineFile.parse(yaml, fileName: "map.yaml").makeSession()
+        #expect(built.session.sessionPreset == .inputPriority)
+        #expect(built.inputs.map(\.device.uniqueID) == ["virtual:back", "virtual:front"])
+        #expect(built.input(named: "front")?.device.activeFormat.width == 640)
+        #expect(built.input(named: "back")?.device.activeFormat.height == 288)
+        let still = try #require(built.output(named: "photo") as? StillImageOutput)
+        #expect(still.outputSettings == .jpeg(quality: 0.5))
+        let connection = try #require(still.connections.first)
+        #expect(connection.inputPorts.first?.device.uniqueID == "virtual:front")
+        #expect(connection.videoOrientation == .portraitUpsideDown)
+        #expect(connection.isVideoMirrored, "front cameras stay mirrored unless the file says otherwise")
+        let data = try #require(built.output(named: "frames") as? VideoDataOutput)
+        #expect(data.videoSettings == .init(pixelFormat: .nv12, width: 176, height: 144))
+        #expect(!data.alwaysDiscardsLateVideoFrames)
+        #expect(data.connections.first?.inputPorts.first?.device.uniqueID == "virtual:back")
+        #expect(data.connections.first?.isVideoMirrored == true)
+        #expect(built.session.connections.count == 2)
+        let line = built.session.pipelineDescription
+        #expect(line.contains("input0_caps caps=video/x-raw,format=BGRA,width=352,height=288"), "\(line)")
+        #expect(line.contains("input1_caps caps=video/x-raw,format=BGRA,width=640,height=480,framerate=30/1"), "\(line)")
+        #expect(line.contains("tee name=input1_tee allow-not-linked=true ! queue name=output0_queue"), "\(line)")
+        #expect(line.contains("tee name=input0_tee allow-not-linked=true ! queue name=output1_queue"), "\(line)")
+    }
+
+    @Test("a dump path without {n} appends every frame to one file")
+    func dumpAppends() async throws {
+        let yaml = """
+            version: 1
+            preset: cif352x288
+            inputs:
+              - device: virtual
+            outputs:
+              - videoData: { name: all, pixelFormat: gray8, size: 64x48, discardLate: false, action: dump, path: all.gray }
+            run:
+              frames: 3
+            """
+        let built = try PipelineFile.parse(yaml, fileName: "append.yaml").makeSession()
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = try await built.run(writingTo: directory)
+        let path = directory.appendingPathComponent("all.gray").path
+        #expect(report.filesWritten == [path])
+        #expect(report.output(named: "all")?.count == 3)
+        #expect(try Self.size(of: path) == 3 * 64 * 48)
+    }
+
+    // MARK: - Runs that cannot finish
+
+    @Test("a run that cannot reach its frames times out with what it was waiting for")
+    func timesOut() async throws {
+        let yaml = """
+            version: 1
+            preset: cif352x288
+            inputs:
+              - device: virtual
+            outputs:
+              - videoData: { name: slow, pixelFormat: gray8, size: 64x48 }
+            run:
+              frames: 100000
+            """
+        let built = try PipelineFile.parse(yaml, fileName: "slow.yaml").makeSession()
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let error = await #expect(throws: PipelineRunError.self) {
+            try await built.run(writingTo: directory, timeout: .milliseconds(500))
+        }
+        #expect(clock.now - started < .seconds(3))
+        #expect(!built.session.isRunning)
+        guard case .timedOut(let limit, let waiting)? = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(limit == .milliseconds(500))
+        #expect(waiting.count == 1)
+        #expect(waiting.first?.hasPrefix("videoData output 'slow': ") == true, "\(waiting)")
+        #expect(waiting.first?.hasSuffix(" of 100000 frames") == true, "\(waiting)")
+        let message = try #require(error).description
+        #expect(message.hasPrefix("run timed out after 0.50 s waiting for videoData output 'slow': "), "\(message)")
+    }
+
+    @Test("a still path that cannot be written fails the run, naming the path")
+    func unwritablePath() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A regular file where the still's directory should be.
+        try Data("x".utf8).write(to: directory.appendingPathComponent("blocked"))
+        let yaml = """
+            version: 1
+            preset: cif352x288
+            inputs:
+              - device: virtual
+            outputs:
+              - still: { path: blocked/still.jpg }
+            run:
+              frames: 1
+            """
+        let built = try PipelineFile.parse(yaml, fileName: "blocked.yaml").makeSession()
+        let error = await #expect(throws: PipelineRunError.self) {
+            try await built.run(writingTo: directory)
+        }
+        #expect(!built.session.isRunning)
+        guard case .writeFailed(let path, _)? = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(path.hasSuffix("blocked"), "\(path)")
+    }
+
+    // MARK: - Helpers
+
+    /// Checks a JPEG's magic number, and its EXIF Orientation and size as exiftool reads them.
+    static func expectJPEG(at path: String, orientation: Int, width: Int, height: Int,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(data.prefix(2) == Data([0xFF, 0xD8]), "\(path) is not a JPEG", sourceLocation: sourceLocation)
+        let tags = try exiftool(["-n", "-s", "-Orientation", "-ImageWidth", "-ImageHeight", path])
+        #expect(tags["Orientation"] == String(orientation), "\(path): \(tags)", sourceLocation: sourceLocation)
+        #expect(tags["ImageWidth"] == String(width), "\(path): \(tags)", sourceLocation: sourceLocation)
+        #expect(tags["ImageHeight"] == String(height), "\(path): \(tags)", sourceLocation: sourceLocation)
+    }
+
+    /// exiftool's `-s` output as tag name → value.
+    static func exiftool(_ arguments: [String]) throws -> [String: String] {
+        let (_, output) = try run("/usr/bin/exiftool", arguments)
+        var tags: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            tags[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return tags
+    }
+
+    static func size(of path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? -1
+    }
+
+    static func shell(_ command: String) throws -> (Int32, String) {
+        try run("/bin/sh", ["-c", command])
+    }
+
+    /// Runs a program; returns its exit status and its standard output and error together.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("capturefiles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

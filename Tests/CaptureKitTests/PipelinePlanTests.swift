@@ -1,0 +1,65 @@
+import Foundation
+import GStreamerSwift
+import Testing
+@testable import CaptureKit
+
+@Suite("PipelinePlan")
+struct PipelinePlanTests {
+    @Test("a session compiles to deterministic names, and gst-launch-1.0 runs the rendered line")
+    func goldenPlan() throws {
+        let still = StillImageOutput()
+        let frames = VideoDataOutput()
+        try frames.setVideoSettings(.init(pixelFormat: .gray8, width: 160, height: 120))
+        let test = try TestSession(preset: .cif352x288, outputs: [still, frames])
+        let plan = test.session.pipelinePlan
+        #expect(plan.elements.map(\.name) == [
+            "input0_src", "input0_caps", "input0_tee",
+            "output0_queue", "output0_convert", "output0_encode", "output0_mux", "output0_sink",
+            "output1_queue", "output1_convert", "output1_scale", "output1_format", "output1_sink",
+        ])
+        #expect(plan.links.contains(.init(from: "input0_tee", to: "output1_queue")))
+        let line = test.session.pipelineDescription
+        #expect(line == """
+            videotestsrc name=input0_src is-live=true pattern=black ! capsfilter name=input0_caps \
+            caps=video/x-raw,format=BGRA,width=352,height=288,framerate=30/1 ! tee name=input0_tee allow-not-linked=true \
+            ! queue name=output0_queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! videoconvert name=output0_convert \
+            ! jpegenc name=output0_encode quality=85 ! jifmux name=output0_mux ! appsink name=output0_sink sync=false async=false \
+            emit-signals=false enable-last-sample=false wait-on-eos=false input0_tee. ! queue name=output1_queue max-size-buffers=1 \
+            leaky=downstream ! videoconvert name=output1_convert ! videoscale name=output1_scale ! capsfilter name=output1_format \
+            caps=video/x-raw,format=GRAY8,width=160,height=120 ! appsink name=output1_sink sync=false emit-signals=false \
+            enable-last-sample=false max-buffers=1 drop=true wait-on-eos=false
+            """)
+        let bounded = line.replacingOccurrences(of: "pattern=black", with: "pattern=black num-buffers=5")
+        let output = try run("/bin/sh", ["-c", "timeout 20 gst-launch-1.0 -q \(bounded); echo exit=$?"])
+        #expect(output.hasSuffix("exit=0\n"), "\(output)")
+    }
+
+    @Test("values with shell or gst-launch syntax are quoted")
+    func quoting() {
+        #expect(PipelinePlan.shellQuoted("video/x-raw,format=BGRA") == "video/x-raw,format=BGRA")
+        #expect(PipelinePlan.shellQuoted("/tmp/a b.jpg") == "'/tmp/a b.jpg'")
+        #expect(PipelinePlan.shellQuoted("it's") == "'it'\\''s'")
+    }
+
+    @Test("V4L2 caps become device formats: raw and MJPEG, frame-rate lists and ranges")
+    func v4l2Formats() throws {
+        let caps = try CapsStructure.parse(caps: """
+            video/x-raw, format=(string)YUY2, width=(int)640, height=(int)480, framerate=(fraction){ 30/1, 15/1 }; \
+            image/jpeg, width=(int)1920, height=(int)1080, framerate=(fraction)30/1; \
+            video/x-raw, format=(string)YUY2, width=(int)1280, height=(int)720, framerate=(fraction)[ 1/1, 10/1 ]; \
+            video/x-raw(memory:DMABuf), format=(string)NV12, width=(int)640, height=(int)480, framerate=(fraction)30/1
+            """)
+        let formats = V4L2DeviceDescription.formats(from: caps)
+        #expect(formats.count == 3)
+        #expect(formats[0] == .init(pixelFormat: .yuy2, width: 640, height: 480, videoSupportedFrameRateRanges: [
+            .init(minFrameRate: 30, maxFrameRate: 30), .init(minFrameRate: 15, maxFrameRate: 15),
+        ]))
+        #expect(formats[1].pixelFormat == .mjpeg && formats[1].maxFrameRate == 30)
+        #expect(formats[2].videoSupportedFrameRateRanges == [.init(minFrameRate: 1, maxFrameRate: 10)])
+        // Presets: exact sizes, raw before compressed at equal size.
+        #expect(SessionPreset.vga640x480.bestFormat(among: formats)?.pixelFormat == .yuy2)
+        #expect(SessionPreset.hd1920x1080.bestFormat(among: formats)?.pixelFormat == .mjpeg)
+        #expect(SessionPreset.cif352x288.bestFormat(among: formats) == nil)
+        #expect(formats[1].caps(frameRate: 30) == "image/jpeg,width=1920,height=1080,framerate=30/1")
+    }
+}
