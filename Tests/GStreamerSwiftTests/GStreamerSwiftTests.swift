@@ -1,0 +1,80 @@
+import Synchronization
+import Testing
+@testable import GStreamerSwift
+
+@Suite("GStreamerSwift")
+struct GStreamerSwiftTests {
+    @Test("properties convert from text to their own type, and errors name the element and property")
+    func properties() throws {
+        let source = try Element(factory: "videotestsrc", name: "src")
+        try source.set("num-buffers", "7")
+        try source.set("pattern", "ball")
+        try source.set("is-live", "true")
+        #expect(try source.get("num-buffers") == "7")
+        #expect(try source.get("pattern") == "ball")
+        #expect(throws: GStreamerError.noSuchProperty(element: "src", property: "nope")) { try source.set("nope", "1") }
+        #expect(throws: GStreamerError.invalidPropertyValue(element: "src", property: "num-buffers", value: "many", expectedType: "gint")) {
+            try source.set("num-buffers", "many")
+        }
+        #expect(throws: GStreamerError.missingElement(factory: "no-such-element")) { try Element(factory: "no-such-element", name: "x") }
+    }
+
+    @Test("caps parse into typed structures")
+    func caps() throws {
+        let structures = try CapsStructure.parse(caps: "video/x-raw,format=BGRA,width=640,height=480,framerate=30/1;image/jpeg,framerate={15/1,30/1}")
+        #expect(structures.count == 2)
+        #expect(structures[0].fields["width"] == .int(640))
+        #expect(structures[0].fields["format"] == .string("BGRA"))
+        #expect(structures[0].fields["framerate"] == .fraction(30, 1))
+        #expect(structures[1].fields["framerate"] == .list([.fraction(15, 1), .fraction(30, 1)]))
+        #expect(throws: GStreamerError.self) { try CapsStructure.parse(caps: "not caps ,,") }
+    }
+
+    @Test("a pipeline runs to end of stream, delivering samples to appsink and messages to the bus watch")
+    func pipelineRuns() throws {
+        let pipeline = Pipeline(name: "test")
+        let source = try Element(factory: "videotestsrc", name: "src")
+        try source.set("num-buffers", "5")
+        let sink = try Element(factory: "appsink", name: "sink")
+        try sink.set("sync", "false")
+        pipeline.add(source)
+        pipeline.add(sink)
+        try source.link(to: sink, caps: "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1")
+        let times = Mutex<[UInt64]>([])
+        AppSink.setHandlers(.init(newSample: { sample in
+            #expect(sample.videoLayout?.width == 64)
+            #expect(sample.videoLayout?.format == "GRAY8")
+            times.withLock { $0.append(sample.presentationTime ?? .max) }
+        }), on: sink)
+        let ended = DispatchSemaphoreBox()
+        let watch = BusWatch(pipeline: pipeline) { message in
+            if message == .endOfStream { ended.signal() }
+        }
+        try pipeline.setState(.playing)
+        #expect(ended.wait(seconds: 5))
+        watch.stop()
+        try pipeline.setState(.null)
+        #expect(times.withLock { $0 } == (0..<5).map { UInt64($0) * 1_000_000_000 / 30 })
+    }
+
+    @Test("linking incompatible caps fails with both names")
+    func linkFailure() throws {
+        let pipeline = Pipeline(name: "bad")
+        let source = try Element(factory: "videotestsrc", name: "src")
+        let sink = try Element(factory: "fakesink", name: "sink")
+        pipeline.add(source)
+        pipeline.add(sink)
+        #expect(throws: GStreamerError.linkFailed(from: "src", to: "sink", caps: "audio/x-raw")) {
+            try source.link(to: sink, caps: "audio/x-raw")
+        }
+    }
+}
+
+import Dispatch
+
+/// A semaphore usable from @Sendable closures.
+final class DispatchSemaphoreBox: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    func signal() { semaphore.signal() }
+    func wait(seconds: Double) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
+}
