@@ -7,21 +7,39 @@ import Synchronization
 /// GStreamer layer (PLAYING → first buffer); and a whole `capture snap` process against a cold
 /// one-shot gst-launch still.
 enum StartBenchmark {
-    /// `prepared`: start after the session had time to build its pipeline in the background,
-    /// as an app that configures first and starts later does; otherwise start at once (cold).
-    static func ours(prepared: Bool = true) async throws -> Double {
+    /// Records when the first frame reaches Swift.
+    final class FirstFrame: VideoDataOutputSampleBufferDelegate {
+        let arrived = Atomic<UInt64>(0)
+        let signal = DispatchSemaphore(value: 0)
+
+        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+            if arrived.compareExchange(expected: 0, desired: DispatchTime.now().uptimeNanoseconds, ordering: .relaxed).exchanged {
+                signal.signal()
+            }
+        }
+    }
+
+    /// Configures a session and starts it at once; `idle` first lets the process sit idle for
+    /// 100 ms (as an app that configures early and starts later), which costs cold caches.
+    static func ours(idle: Bool = false) async throws -> Double {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
         try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
         let output = VideoDataOutput()
+        let first = FirstFrame()
+        output.setSampleBufferDelegate(first, queue: DispatchQueue(label: "bench.start"))
         try session.addOutput(output)
-        var frames = output.sampleBuffers().makeAsyncIterator()
-        if prepared { try await Task.sleep(for: .milliseconds(100)) }
-        let start = DispatchTime.now()
-        try await session.startRunning()
-        _ = await frames.next()
-        let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
-        await session.stopRunning()
+        if idle { try await Task.sleep(for: .milliseconds(100)) }
+        return try timeFirstFrame(session, first)
+    }
+
+    /// Blocking `startRunning()` to the first delegate call, in milliseconds.
+    static func timeFirstFrame(_ session: CaptureSession, _ first: FirstFrame) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try session.startRunning()
+        first.signal.wait()
+        let ms = Double(first.arrived.load(ordering: .relaxed) - start) / 1e6
+        session.stopRunning()
         return ms
     }
 
@@ -55,7 +73,7 @@ enum StartBenchmark {
         var oursRuns: [Double] = [], coldRuns: [Double] = [], gstRuns: [Double] = []
         for _ in 0..<20 {
             oursRuns.append(try await ours())
-            coldRuns.append(try await ours(prepared: false))
+            coldRuns.append(try await ours(idle: true))
             gstRuns.append(try direct())
         }
         let capture = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("capture").path
@@ -67,7 +85,7 @@ enum StartBenchmark {
         }
         let ours = Processes.median(oursRuns), gst = Processes.median(gstRuns)
         let snap = Processes.median(snapRuns), cold = Processes.median(launchRuns)
-        return ["ours_ms": ours, "gst_ms": gst, "ratio": ours / gst, "ours_unprepared_ms": Processes.median(coldRuns),
+        return ["ours_ms": ours, "gst_ms": gst, "ratio": ours / gst, "ours_after_idle_ms": Processes.median(coldRuns),
                 "snap_process_ms": snap, "gst_process_ms": cold, "process_ratio": snap / cold]
     }
 }

@@ -26,7 +26,7 @@ struct PipelinePlanTests {
             ! jpegenc name=output0_encode quality=85 ! jifmux name=output0_mux ! appsink name=output0_sink sync=false async=false \
             emit-signals=false enable-last-sample=false wait-on-eos=false input0_tee. ! queue name=output1_queue max-size-buffers=1 \
             leaky=downstream ! videoconvert name=output1_convert ! videoscale name=output1_scale ! capsfilter name=output1_format \
-            caps=video/x-raw,format=GRAY8,width=160,height=120 ! appsink name=output1_sink sync=false emit-signals=false \
+            caps=video/x-raw,format=GRAY8,width=160,height=120 ! appsink name=output1_sink sync=false async=false emit-signals=false \
             enable-last-sample=false max-buffers=1 drop=true wait-on-eos=false
             """)
         let bounded = line.replacingOccurrences(of: "pattern=black", with: "pattern=black num-buffers=5")
@@ -61,5 +61,21 @@ struct PipelinePlanTests {
         #expect(SessionPreset.hd1920x1080.bestFormat(among: formats)?.pixelFormat == .mjpeg)
         #expect(SessionPreset.cif352x288.bestFormat(among: formats) == nil)
         #expect(formats[1].caps(frameRate: 30) == "image/jpeg,width=1920,height=1080,framerate=30/1")
+    }
+}
+
+@Suite("VideoDataOutput branch")
+struct VideoDataBranchTests {
+    @Test("frames already in the wanted format skip the converter, and the queue when late frames are dropped")
+    func passthrough() throws {
+        let output = VideoDataOutput()
+        let source = SourceFormat(width: 640, height: 480, frameRate: 30, pixelFormat: .bgra)
+        #expect(output.branch(prefix: "o", source: source).map(\.factory) == ["appsink"])
+        try output.setVideoSettings(.init(pixelFormat: .bgra, width: 640, height: 480))
+        #expect(output.branch(prefix: "o", source: source).map(\.factory) == ["appsink"])
+        output.alwaysDiscardsLateVideoFrames = false
+        #expect(output.branch(prefix: "o", source: source).map(\.factory) == ["queue", "appsink"])
+        try output.setVideoSettings(.init(pixelFormat: .nv12))
+        #expect(output.branch(prefix: "o", source: source).map(\.factory) == ["queue", "videoconvert", "capsfilter", "appsink"])
     }
 }

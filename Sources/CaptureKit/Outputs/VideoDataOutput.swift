@@ -124,14 +124,20 @@ extension VideoDataOutput {
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
         let settings = videoSettings
         let discardsLate = alwaysDiscardsLateVideoFrames
-        var queue: [PipelinePlan.Property] = []
-        if discardsLate { queue = [.init("max-size-buffers", "1"), .init("leaky", "downstream")] }
-        var chain: [PipelinePlan.Element] = [.init("queue", name: "\(prefix)_queue", queue)]
         let format = settings?.pixelFormat ?? source.pixelFormat
         let resized = settings?.width.map { $0 != source.width } == true || settings?.height.map { $0 != source.height } == true
-        // Frames already in the wanted format and size pass straight through: no converter to
-        // negotiate at start, no per-frame work.
-        if format != source.pixelFormat || resized {
+        let converts = format != source.pixelFormat || resized
+        var chain: [PipelinePlan.Element] = []
+        // A queue gives the branch a thread of its own, so conversion or a waiting delegate never
+        // holds up the capture thread. Frames that need no conversion and are never waited for
+        // (late ones are dropped) go straight from the tee to the appsink, whose callback only
+        // hands them over: one thread hand-off less per frame and at start.
+        if converts || !discardsLate {
+            var queue: [PipelinePlan.Property] = []
+            if discardsLate { queue = [.init("max-size-buffers", "1"), .init("leaky", "downstream")] }
+            chain.append(.init("queue", name: "\(prefix)_queue", queue))
+        }
+        if converts {
             chain.append(.init("videoconvert", name: "\(prefix)_convert"))
             var caps = "video/x-raw,format=\(format.gstFormat!)"
             if resized, let width = settings?.width, let height = settings?.height {
@@ -141,7 +147,7 @@ extension VideoDataOutput {
             chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", caps)]))
         }
         chain.append(.init("appsink", name: "\(prefix)_sink", [
-            .init("sync", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
+            .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
             .init("max-buffers", "1"), .init("drop", "true"), .init("wait-on-eos", "false"),
         ]))
         return chain

@@ -16,11 +16,4 @@ struct SessionGraph: Sendable {
 
     var inputs: [Input]
     var branches: [Branch]
-
-    /// The objects the graph refers to, in order: a plan built for one graph runs another only
-    /// when both are equal.
-    var identity: [ObjectIdentifier] {
-        inputs.map { ObjectIdentifier($0.device) }
-            + branches.flatMap { [ObjectIdentifier($0.output), ObjectIdentifier($0.connection)] }
-    }
 }

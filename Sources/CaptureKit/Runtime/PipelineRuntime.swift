@@ -1,10 +1,9 @@
 import GStreamerSwift
 import Synchronization
 
-/// A plan instantiated as a GStreamer pipeline: elements made and linked one by one and the
-/// virtual cameras' sensors installed when built (possibly ahead of time, in the NULL state, so
-/// that `startRunning` only has to play it); outputs attached and the bus read on a thread of
-/// its own when started.
+/// A plan instantiated as a GStreamer pipeline: elements made and linked one by one, the
+/// virtual cameras' sensors installed and the bus read on a thread of its own when built;
+/// outputs attached when started.
 final class PipelineRuntime: Sendable {
     let plan: PipelinePlan
     let pipeline: Pipeline
@@ -12,9 +11,9 @@ final class PipelineRuntime: Sendable {
     let graph: SessionGraph
     private let watch = Mutex<BusWatch?>(nil)
 
-    /// Builds the pipeline for `graph` (compiled to `plan`), leaving it in the NULL state:
-    /// no device is opened yet.
-    init(graph: SessionGraph, plan: PipelinePlan) throws(CaptureError) {
+    /// Builds the pipeline for `graph` (compiled to `plan`), leaving it in the NULL state (no
+    /// device is opened yet), and starts reading its bus: `onMessage` runs on the bus thread.
+    init(graph: SessionGraph, plan: PipelinePlan, onMessage: @escaping @Sendable (BusMessage) -> Void) throws(CaptureError) {
         self.graph = graph
         self.plan = plan
         pipeline = Pipeline(name: "capturekit")
@@ -39,26 +38,20 @@ final class PipelineRuntime: Sendable {
         } catch {
             throw .pipelineFailed(element: nil, message: error.description)
         }
+        watch.withLock { $0 = BusWatch(pipeline: pipeline, handler: onMessage) }
     }
 
-    /// Attaches the outputs, starts reading the bus (`onMessage` runs on the bus thread), sets
-    /// the pipeline PLAYING and waits for it.
-    func start(onMessage: @escaping @Sendable (BusMessage) -> Void) throws(CaptureError) {
+    /// Attaches the outputs, sets the pipeline PLAYING and waits for it.
+    func start() throws(CaptureError) {
         for branch in graph.branches {
             try branch.output.attach(RunningBranch(prefix: branch.name, pipeline: pipeline, connection: branch.connection))
         }
-        watch.withLock { $0 = BusWatch(pipeline: pipeline, handler: onMessage) }
         do {
             try pipeline.setState(.playing)
         } catch {
             stop()
             throw .pipelineFailed(element: nil, message: error.description)
         }
-    }
-
-    /// Whether this runtime was built for the same plan and the same output and connection objects.
-    func matches(_ other: SessionGraph, plan otherPlan: PipelinePlan) -> Bool {
-        plan == otherPlan && graph.identity == other.identity
     }
 
     /// Stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.

@@ -12,10 +12,7 @@ extension CaptureSession {
             state.configurationDepth -= 1
             return state.configurationDepth
         }
-        if depth == 0 {
-            try applyGraphIfRunning()
-            schedulePreparation()
-        }
+        if depth == 0 { try applyGraphIfRunning() }
     }
 
     /// The session's preset.
@@ -54,9 +51,6 @@ extension CaptureSession {
             }
             return state.configurationDepth > 0
         }
-        if !open {
-            try? applyGraphIfRunning()
-            schedulePreparation()
-        }
+        if !open { try? applyGraphIfRunning() }
     }
 }

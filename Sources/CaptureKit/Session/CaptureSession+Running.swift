@@ -43,10 +43,7 @@ extension CaptureSession {
             setRunning(false)
             return true
         }
-        if stopped {
-            NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self)
-            schedulePreparation()
-        }
+        if stopped { NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self) }
     }
 
     /// `startRunning()` without blocking the caller's thread.
@@ -93,23 +90,19 @@ extension CaptureSession {
         }
     }
 
-    /// Starts the prepared pipeline when it was built for the current graph, else builds one.
+    /// Compiles the current graph, builds its pipeline and starts it.
     private func makeRuntime() throws(CaptureError) -> PipelineRuntime {
         let (graph, plan) = try checkedPlan()
-        let prepared = state.withLock { state -> PipelineRuntime? in
-            defer { state.prepared = nil }
-            return state.prepared
-        }
-        let runtime: PipelineRuntime
-        if let prepared, prepared.matches(graph, plan: plan) {
-            runtime = prepared
-        } else {
-            runtime = try PipelineRuntime(graph: graph, plan: plan)
-        }
-        try runtime.start { [weak self] message in
+        let runtime = try makeRuntime(graph: graph, plan: plan)
+        try runtime.start()
+        return runtime
+    }
+
+    /// A runtime whose bus messages come to this session.
+    private func makeRuntime(graph: SessionGraph, plan: PipelinePlan) throws(CaptureError) -> PipelineRuntime {
+        try PipelineRuntime(graph: graph, plan: plan) { [weak self] message in
             self?.handle(message)
         }
-        return runtime
     }
 
     /// The current graph and its plan; throws when an output has nothing to take media from.
@@ -121,21 +114,6 @@ extension CaptureSession {
             }
         }
         return (graph, PipelineCompiler.compile(graph))
-    }
-
-    /// Builds the pipeline for the current graph in the background while the session is idle,
-    /// so that `startRunning()` only has to set it playing.
-    func schedulePreparation() {
-        preparation.async { [weak self] in
-            guard let self else { return }
-            transitions.withLock { _ in
-                guard state.withLock({ !$0.isRunning && $0.configurationDepth == 0 }),
-                      let (graph, plan) = try? checkedPlan(), !graph.branches.isEmpty else { return }
-                if let prepared = state.withLock({ $0.prepared }), prepared.matches(graph, plan: plan) { return }
-                let runtime = try? PipelineRuntime(graph: graph, plan: plan)
-                state.withLock { $0.prepared = runtime }
-            }
-        }
     }
 
     private func setConnectionsActive(_ active: Bool) {

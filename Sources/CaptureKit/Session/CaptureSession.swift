@@ -18,16 +18,12 @@ public final class CaptureSession: Sendable, Observable {
         var configurationDepth = 0
         var isRunning = false
         var runtime: PipelineRuntime?
-        /// A pipeline built ahead of time for the current graph, so starting only plays it.
-        var prepared: PipelineRuntime?
     }
 
     let state = Mutex(State())
     /// Serialises start, stop and commit so the pipeline changes one at a time.
     let transitions = Mutex(())
     let registrar = ObservationRegistrar()
-    /// Builds pipelines ahead of time, off the caller's thread.
-    let preparation = DispatchQueue(label: "capturekit.session.prepare")
 
     public init() {}
 

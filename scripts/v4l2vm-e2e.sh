@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# End to end on a real V4L2 driver (vivid) inside ../shared/v4l2vm (not part of `make test`:
+# it boots a VM, ~15 s a run). Usage, from the checkout:
+#   swift build --product capture && ../shared/v4l2vm/v4l2vm run -- scripts/v4l2vm-e2e.sh
+# Inside the guest (V4L2VM=1) it lists devices, snaps a 640x480 still from vivid and checks it.
+set -euo pipefail
+if [ "${V4L2VM:-}" != "1" ]; then
+  exec "$(dirname "$0")/../../shared/v4l2vm/v4l2vm" run --timeout 240 -- "$0" "$@"
+fi
+capture=.build/debug/capture
+out=$(mktemp -d)
+start=$(date +%s.%N)
+echo "== capture devices --json"
+$capture devices --json | tee "$out/devices.json"
+grep -q '"modelID"' "$out/devices.json"
+grep -qi 'vivid' "$out/devices.json" || { echo "vivid not listed"; exit 1; }
+echo "== capture snap -d 0 --preset vga640x480"
+$capture snap -d 0 --preset vga640x480 -o "$out/vivid.jpg" --verbose
+head -c 2 "$out/vivid.jpg" | od -An -tx1 | grep -q 'ff d8' || { echo "not a JPEG"; exit 1; }
+if command -v gst-discoverer-1.0 >/dev/null; then gst-discoverer-1.0 "$out/vivid.jpg" | grep -i 'width\|height' || true; fi
+ls -l "$out/vivid.jpg"
+end=$(date +%s.%N)
+echo "v4l2vm e2e ok in $(echo "$end - $start" | bc 2>/dev/null || echo "?") s"
