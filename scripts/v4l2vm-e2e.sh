@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end on a real V4L2 driver (vivid) inside ../shared/v4l2vm (not part of `make test`:
 # it boots a VM, ~15 s a run). Usage, from the checkout:
-#   swift build --product capture && ../shared/v4l2vm/v4l2vm run -- scripts/v4l2vm-e2e.sh
+#   V4L2VM_EXTRA_PACKAGES=libexif12 ../shared/v4l2vm/v4l2vm build   # once, as root (the guest needs libexif)
+#   swift build --product capture && scripts/v4l2vm-e2e.sh
 # Inside the guest (V4L2VM=1) it lists devices, snaps a 640x480 still from vivid and checks it.
 set -euo pipefail
 if [ "${V4L2VM:-}" != "1" ]; then

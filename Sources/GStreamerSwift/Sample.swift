@@ -31,9 +31,10 @@ public final class Sample: Sendable {
         buffer.map { Int(gst_buffer_get_size($0)) } ?? 0
     }
 
-    /// An identity for the caps object, to cache what is derived from it.
-    public var capsIdentity: UnsafeRawPointer? {
-        gst_sample_get_caps(pointer.raw).map { UnsafeRawPointer($0) }
+    /// The sample's caps object, held: two samples with the same `Caps` have the same format,
+    /// so what is derived from caps can be cached per stream without parsing them per frame.
+    public var capsObject: Caps? {
+        gst_sample_get_caps(pointer.raw).map { Caps(retaining: $0) }
     }
 
     /// The caps as a string.
@@ -131,4 +132,21 @@ public struct VideoLayout: Sendable, Equatable {
         let shift = withUnsafeBytes(of: info.finfo.pointee.h_sub) { $0.bindMemory(to: guint.self)[Int(component)] }
         return -((-info.height) >> Int32(shift))
     }
+}
+
+/// A reference to a caps object, compared by identity. Holding it keeps the caps alive, so the
+/// identity cannot be reused by other caps while held.
+public final class Caps: Sendable {
+    let pointer: CPointer<GstCaps>
+
+    init(retaining caps: UnsafeMutablePointer<GstCaps>) {
+        pointer = CPointer(gst_caps_ref(caps))
+    }
+
+    deinit {
+        gst_caps_unref(pointer.raw)
+    }
+
+    /// Whether both are the same caps object.
+    public func isSame(as other: Caps?) -> Bool { other?.pointer.raw == pointer.raw }
 }

@@ -102,13 +102,13 @@ extension SampleBuffer {
 
 /// Caches the layout of the last caps seen, so a stream parses its caps once, not per frame.
 struct LayoutCache {
-    private var identity: UnsafeRawPointer?
+    private var caps: Caps?
     private var layout: VideoLayout?
 
     mutating func layout(of sample: Sample) -> VideoLayout? {
-        let current = sample.capsIdentity
-        if current != identity || layout == nil {
-            identity = current
+        let current = sample.capsObject
+        if current?.isSame(as: caps) != true || layout == nil {
+            caps = current
             layout = sample.videoLayout
         }
         return layout

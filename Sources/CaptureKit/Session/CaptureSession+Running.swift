@@ -2,6 +2,10 @@ import Dispatch
 import Foundation
 import GStreamerSwift
 
+/// Notifications go through `NotificationCenter.default` with the session as object, posted
+/// synchronously on the thread where the event happened: did start / did stop on the thread that
+/// called `startRunning` / `stopRunning` (a CaptureKit thread when the pipeline ended by itself),
+/// runtime errors on the session's bus thread. Observers must not block there.
 extension CaptureSession {
     /// Posted when the pipeline fails while running; `userInfo[CaptureSession.errorKey]` is a
     /// `CaptureError.pipelineFailed` naming the element and carrying GStreamer's message.
@@ -10,10 +14,6 @@ extension CaptureSession {
     public static let didStartRunningNotification = Notification.Name("CaptureSessionDidStartRunning")
     /// Posted after the session stopped running.
     public static let didStopRunningNotification = Notification.Name("CaptureSessionDidStopRunning")
-    /// Posted when a device became unavailable (busy or unplugged) while running.
-    public static let wasInterruptedNotification = Notification.Name("CaptureSessionWasInterrupted")
-    /// Posted when an interruption ended.
-    public static let interruptionEndedNotification = Notification.Name("CaptureSessionInterruptionEnded")
     /// The `userInfo` key of the error in a runtime-error notification.
     public static let errorKey = "CaptureSessionErrorKey"
 

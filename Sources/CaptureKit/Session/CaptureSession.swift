@@ -42,9 +42,6 @@ public final class CaptureSession: Sendable, Observable {
         return state.withLock { $0.isRunning }
     }
 
-    /// Whether the session was interrupted (device busy or unplugged).
-    public var isInterrupted: Bool { false }
-
     func setRunning(_ running: Bool) {
         registrar.withMutation(of: self, keyPath: \.isRunning) {
             state.withLock { $0.isRunning = running }
