@@ -20,5 +20,16 @@ $capture snap -d 0 --preset vga640x480 -o "$out/vivid.jpg" --verbose
 head -c 2 "$out/vivid.jpg" | od -An -tx1 | grep -q 'ff d8' || { echo "not a JPEG"; exit 1; }
 if command -v gst-discoverer-1.0 >/dev/null; then gst-discoverer-1.0 "$out/vivid.jpg" | grep -i 'width\|height' || true; fi
 ls -l "$out/vivid.jpg"
+echo "== hot-plug: capture devices --watch while vivid is removed and loaded again"
+$capture devices --watch 8 > "$out/watch.txt" &
+watcher=$!
+sleep 3
+modprobe -r vivid
+sleep 1.5
+modprobe vivid n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0
+wait $watcher
+grep -E '^(dis)?connected' "$out/watch.txt"
+grep -q '^disconnected: vivid' "$out/watch.txt" || { echo "no disconnect notification"; exit 1; }
+grep -q '^connected: vivid' "$out/watch.txt" || { echo "no connect notification"; exit 1; }
 end=$(date +%s.%N)
-echo "v4l2vm e2e ok in $(echo "$end - $start" | bc 2>/dev/null || echo "?") s"
+echo "v4l2vm e2e ok in $(awk "BEGIN { print $end - $start }") s (inside the guest)"

@@ -35,7 +35,7 @@ final class VirtualCameraSensor: Sendable {
 
     private func paint(frame: Int, into bytes: UnsafeMutableRawBufferPointer) {
         let width = scene.width
-        guard bytes.count >= scene.pixels.count else { return }
+        guard bytes.count >= scene.pixels.count * 4 else { return }
         scene.pixels.withUnsafeBytes { source in
             bytes.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: source.count)
         }

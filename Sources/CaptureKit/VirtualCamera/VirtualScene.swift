@@ -17,7 +17,8 @@ struct VirtualScene: Sendable {
 
     let width: Int
     let height: Int
-    let pixels: [UInt8]
+    /// BGRA pixels, one little-endian word each.
+    let pixels: [UInt32]
 
     /// The band the moving square crosses: y range.
     var movingBand: Range<Int> { Int(Double(height) * 0.88)..<Int(Double(height) * 0.98) }
@@ -63,7 +64,7 @@ struct VirtualScene: Sendable {
         Self.drawQR(&canvas)
         Self.drawBarcode(&canvas)
         Self.drawDetail(&canvas)
-        pixels = canvas.pixels
+        pixels = canvas.words
     }
 
     private static func drawQR(_ canvas: inout Canvas) {
@@ -108,29 +109,36 @@ struct VirtualScene: Sendable {
     }
 }
 
-/// A BGRA drawing surface.
+/// A BGRA drawing surface: one `UInt32` per pixel, filled row by row.
 struct Canvas {
     let width: Int
     let height: Int
-    var pixels: [UInt8]
+    private(set) var words: [UInt32]
 
     init(width: Int, height: Int, gray: UInt8) {
         self.width = width
         self.height = height
-        pixels = [UInt8](repeating: gray, count: width * height * 4)
-        for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = 255 }
+        words = [UInt32](repeating: Canvas.word(b: gray, g: gray, r: gray), count: width * height)
+    }
+
+    static func word(b: UInt8, g: UInt8, r: UInt8) -> UInt32 {
+        (UInt32(b) | UInt32(g) << 8 | UInt32(r) << 16 | 0xFF00_0000).littleEndian
     }
 
     mutating func set(x: Int, y: Int, b: UInt8, g: UInt8, r: UInt8) {
-        let offset = (y * width + x) * 4
-        pixels[offset] = b
-        pixels[offset + 1] = g
-        pixels[offset + 2] = r
+        words[y * width + x] = Canvas.word(b: b, g: g, r: r)
     }
 
     mutating func fill(x: Range<Int>, y: Range<Int>, b: UInt8, g: UInt8, r: UInt8) {
-        for row in y.clamped(to: 0..<height) {
-            for column in x.clamped(to: 0..<width) { set(x: column, y: row, b: b, g: g, r: r) }
+        let columns = x.clamped(to: 0..<width), rows = y.clamped(to: 0..<height)
+        guard !columns.isEmpty else { return }
+        let value = Canvas.word(b: b, g: g, r: r)
+        let width = self.width
+        words.withUnsafeMutableBufferPointer { buffer in
+            for row in rows {
+                let start = row * width + columns.lowerBound
+                UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + columns.count)]).update(repeating: value)
+            }
         }
     }
 }

@@ -9,6 +9,9 @@ struct Devices: ParsableCommand {
     @Flag(help: "Print JSON (one object with a 'devices' array).")
     var json = false
 
+    @Option(help: "After listing, print cameras connected and disconnected for this many seconds.")
+    var watch: Double?
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
@@ -17,16 +20,35 @@ struct Devices: ParsableCommand {
         if json {
             let report = DeviceReport(devices: devices.enumerated().map { DeviceReport.Entry($0.offset, $0.element) })
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
-            return
+        } else {
+            printList(devices)
         }
+        if let watch { watchHotPlug(seconds: watch) }
+    }
+
+    private func printList(_ devices: [CaptureDevice]) {
         for (index, device) in devices.enumerated() {
             print("\(index): \(device.localizedName) [\(device.uniqueID)] model \(device.modelID), position \(device.position.rawValue)")
             for format in device.formats {
                 print("     \(format)\(format == device.activeFormat ? "  (active)" : "")")
             }
         }
+    }
+
+    /// Prints hot-plug notifications as they arrive, one line each.
+    private func watchHotPlug(seconds: Double) {
+        let center = NotificationCenter.default
+        let observers = [(CaptureDevice.wasConnectedNotification, "connected"), (CaptureDevice.wasDisconnectedNotification, "disconnected")]
+            .map { name, word in
+                center.addObserver(forName: name, object: nil, queue: nil) { note in
+                    guard let device = note.object as? CaptureDevice else { return }
+                    FileHandle.standardOutput.write(Data("\(word): \(device.localizedName) [\(device.uniqueID)]\n".utf8))
+                }
+            }
+        Thread.sleep(forTimeInterval: seconds)
+        observers.forEach(center.removeObserver)
     }
 }
 
