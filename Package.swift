@@ -48,6 +48,8 @@ let package = Package(
         .executableTarget(name: "FrameStatsExample", dependencies: ["CaptureKit"], path: "Examples/FrameStats"),
         .testTarget(name: "GStreamerSwiftTests", dependencies: ["GStreamerSwift"]),
         .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "GStreamerSwift"]),
+        // Runs the built `capture` command and examples as a user would.
+        .testTarget(name: "CaptureCommandTests"),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "CaptureKit"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

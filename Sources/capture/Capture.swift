@@ -57,9 +57,10 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Show the compiled pipeline and GStreamer warnings.")
     var verbose = false
 
-    /// Sets up swift-log: warnings by default, debug with --verbose, on standard error.
+    /// Sets up swift-log on standard error: errors by default; with --verbose, GStreamer's
+    /// warnings and CaptureKit's debug output too.
     func bootstrapLogging() {
-        let level: Logger.Level = verbose ? .debug : .warning
+        let level: Logger.Level = verbose ? .debug : .error
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

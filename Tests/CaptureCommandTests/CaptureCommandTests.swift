@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+/// The package's build folder, where `swift build --build-tests` put the commands.
+let binaries: URL = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return root.appendingPathComponent(".build/debug")
+}()
+
+struct Completed {
+    var status: Int32
+    var output: String
+    var error: String
+}
+
+/// Runs a built product with arguments.
+func launch(_ product: String, _ arguments: [String], in directory: URL? = nil) throws -> Completed {
+    let process = Process()
+    process.executableURL = binaries.appendingPathComponent(product)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let error = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Completed(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                     error: String(decoding: error, as: UTF8.self))
+}
+
+func scratchDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("capture-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func exif(_ file: URL, _ tag: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+    process.arguments = ["-n", "-s", "-s", "-s", "-\(tag)", file.path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+@Suite("capture command", .serialized)
+struct CaptureCommandTests {
+    @Test("snap writes a JPEG with the orientation asked for and prints its path")
+    func snap() throws {
+        let directory = try scratchDirectory()
+        let file = directory.appendingPathComponent("snap.jpg")
+        let result = try launch("capture", ["snap", "-d", "virtual", "-o", file.path, "--orientation", "portrait",
+                                            "--mirrored", "--preset", "vga640x480", "--quality", "70"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == file.path + "\n")
+        #expect(try exif(file, "Orientation") == "7")
+        #expect(try exif(file, "ImageWidth") == "640")
+    }
+
+    @Test("snap --format nv12 writes the bare frame")
+    func snapRaw() throws {
+        let file = try scratchDirectory().appendingPathComponent("frame.nv12")
+        let result = try launch("capture", ["snap", "-d", "1", "-o", file.path, "--preset", "cif352x288", "--format", "nv12"])
+        #expect(result.status == 0, "\(result.error)")
+        let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
+        #expect(size == 352 * 288 * 3 / 2)
+    }
+
+    @Test("usage errors exit 2, runtime failures exit 1, each saying what to do")
+    func exitCodes() throws {
+        let badQuality = try launch("capture", ["snap", "--quality", "300"])
+        #expect(badQuality.status == 2)
+        #expect(badQuality.error.contains("--quality 300 is out of range; use 0-100"))
+        let badOrientation = try launch("capture", ["snap", "--orientation", "sideways"])
+        #expect(badOrientation.status == 2)
+        #expect(badOrientation.error.contains("'portrait'"))
+        let noDevice = try launch("capture", ["snap", "-d", "no-such-camera", "-o", "/dev/null"])
+        #expect(noDevice.status == 1)
+        #expect(noDevice.error.contains("no device 'no-such-camera'; available: 0: virtual:back, 1: virtual:front"))
+        let unwritable = try launch("capture", ["snap", "-d", "virtual", "--preset", "cif352x288", "-o", "/no/such/dir/x.jpg"])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.error.contains("cannot write /no/such/dir/x.jpg"))
+        #expect(try launch("capture", ["frobnicate"]).status == 2)
+        #expect(try launch("capture", ["snap", "--help"]).status == 0)
+    }
+
+    @Test("devices lists the virtual cameras with formats, as text and JSON")
+    func devices() throws {
+        let text = try launch("capture", ["devices"])
+        #expect(text.status == 0)
+        #expect(text.output.contains("Virtual Camera (back) [virtual:back]"))
+        #expect(text.output.contains("1920x1080 bgra 1-30 fps"))
+        let json = try launch("capture", ["devices", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        let devices = try #require(object?["devices"] as? [[String: Any]])
+        #expect(devices.contains { $0["uniqueID"] as? String == "virtual:front" && $0["position"] as? String == "front" })
+    }
+
+    @Test("compile prints a line gst-launch-1.0 runs; validate and run report file errors at line:column")
+    func pipelineFiles() throws {
+        let directory = try scratchDirectory()
+        let good = directory.appendingPathComponent("good.yaml")
+        try """
+            version: 1
+            preset: cif352x288
+            inputs:
+              - device: virtual
+            outputs:
+              - still:
+                  path: "still-{n}.jpg"
+                  connection: { orientation: landscapeLeft }
+            run:
+              frames: 1
+            """.write(to: good, atomically: true, encoding: .utf8)
+        let compiled = try launch("capture", ["compile", good.path])
+        #expect(compiled.status == 0)
+        #expect(compiled.output.hasPrefix("videotestsrc name=input0_src is-live=true"))
+        #expect(try launch("capture", ["validate", good.path]).output == "\(good.path): ok\n")
+        let ran = try launch("capture", ["run", good.path, "-d", directory.path])
+        #expect(ran.status == 0, "\(ran.error)")
+        #expect(try exif(directory.appendingPathComponent("still-1.jpg"), "Orientation") == "3")
+
+        let bad = directory.appendingPathComponent("bad.yaml")
+        try "version: 1\ninputs:\n  - device: virtual\noutputs:\n  - still:\n      qualty: 80\nrun: {frames: 1}\n"
+            .write(to: bad, atomically: true, encoding: .utf8)
+        for command in ["validate", "compile", "run"] {
+            let result = try launch("capture", [command, bad.path])
+            #expect(result.status == 2)
+            #expect(result.error.hasPrefix("\(bad.path):6:7: "), "\(result.error)")
+            #expect(result.error.contains("did you mean 'quality'?"))
+        }
+    }
+
+    @Test("the examples build and run: a still photo and frame statistics")
+    func examples() throws {
+        let directory = try scratchDirectory()
+        let photo = try launch("StillPhotoExample", [directory.appendingPathComponent("p.jpg").path])
+        #expect(photo.status == 0, "\(photo.error)")
+        #expect(photo.output.contains("1920x1080, EXIF orientation 6"))
+        #expect(try exif(directory.appendingPathComponent("p.jpg"), "Orientation") == "6")
+        let stats = try launch("FrameStatsExample", ["5"])
+        #expect(stats.status == 0, "\(stats.error)")
+        let lines = stats.output.split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines.allSatisfy { $0.contains("mean luma 1") })
+    }
+}
