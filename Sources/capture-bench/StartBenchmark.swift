@@ -43,7 +43,9 @@ enum StartBenchmark {
         return ms
     }
 
-    static func direct() throws -> Double {
+    /// The direct pipeline; `painting` also copies a 640x480 BGRA image into every buffer, as
+    /// the virtual camera's sensor does, to show what that costs.
+    static func direct(painting: Bool = false) throws -> Double {
         let pipeline = Pipeline(name: "direct")
         let source = try Element(factory: "videotestsrc", name: "src")
         try source.set("is-live", "true")
@@ -54,6 +56,15 @@ enum StartBenchmark {
         for element in [source, filter, sink] { pipeline.add(element) }
         try source.link(to: filter)
         try filter.link(to: sink)
+        if painting {
+            let scene = [UInt32](repeating: 0xFF80_8080, count: 640 * 480)
+            try filter.staticPad("src").addBufferProbe { buffer in
+                try? buffer.withWritableBytes { bytes in
+                    scene.withUnsafeBytes { bytes.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: min($0.count, bytes.count)) }
+                }
+                return .pass
+            }
+        }
         let first = DispatchSemaphore(value: 0)
         let seen = Atomic<Bool>(false)
         AppSink.setHandlers(.init(newSample: { _ in
@@ -70,11 +81,12 @@ enum StartBenchmark {
     static func run() async throws -> [String: Double] {
         _ = try await ours()
         _ = try direct()
-        var oursRuns: [Double] = [], coldRuns: [Double] = [], gstRuns: [Double] = []
+        var oursRuns: [Double] = [], coldRuns: [Double] = [], gstRuns: [Double] = [], paintedRuns: [Double] = []
         for _ in 0..<20 {
             oursRuns.append(try await ours())
             coldRuns.append(try await ours(idle: true))
             gstRuns.append(try direct())
+            paintedRuns.append(try direct(painting: true))
         }
         let capture = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("capture").path
         var snapRuns: [Double] = [], launchRuns: [Double] = []
@@ -86,6 +98,7 @@ enum StartBenchmark {
         let ours = Processes.median(oursRuns), gst = Processes.median(gstRuns)
         let snap = Processes.median(snapRuns), cold = Processes.median(launchRuns)
         return ["ours_ms": ours, "gst_ms": gst, "ratio": ours / gst, "ours_after_idle_ms": Processes.median(coldRuns),
+                "gst_painted_ms": Processes.median(paintedRuns),
                 "snap_process_ms": snap, "gst_process_ms": cold, "process_ratio": snap / cold]
     }
 }
