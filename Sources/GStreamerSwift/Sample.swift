@@ -31,6 +31,12 @@ public final class Sample: Sendable {
         buffer.map { Int(gst_buffer_get_size($0)) } ?? 0
     }
 
+    /// Whether the sample's caps are the `caps` object (no allocation: for per-frame checks).
+    public func hasCaps(_ caps: Caps?) -> Bool {
+        guard let caps else { return false }
+        return gst_sample_get_caps(pointer.raw) == caps.pointer.raw
+    }
+
     /// The sample's caps object, held: two samples with the same `Caps` have the same format,
     /// so what is derived from caps can be cached per stream without parsing them per frame.
     public var capsObject: Caps? {
@@ -146,7 +152,4 @@ public final class Caps: Sendable {
     deinit {
         gst_caps_unref(pointer.raw)
     }
-
-    /// Whether both are the same caps object.
-    public func isSame(as other: Caps?) -> Bool { other?.pointer.raw == pointer.raw }
 }

@@ -106,9 +106,8 @@ struct LayoutCache {
     private var layout: VideoLayout?
 
     mutating func layout(of sample: Sample) -> VideoLayout? {
-        let current = sample.capsObject
-        if current?.isSame(as: caps) != true || layout == nil {
-            caps = current
+        if !sample.hasCaps(caps) || layout == nil {
+            caps = sample.capsObject
             layout = sample.videoLayout
         }
         return layout

@@ -51,7 +51,12 @@ public final class VideoDataOutput: OutputNode {
         var discardsLate = true
         var connections: [CaptureConnection] = []
         var delivery = Delivery()
-        var streams: [Int: AsyncStream<SampleBuffer>.Continuation] = [:]
+        var streams: [Int: AsyncStream<SampleBuffer>.Continuation] = [:] {
+            didSet { streamList = Array(streams.values) }
+        }
+        /// The continuations as an array, rebuilt when one subscribes or ends, so that each frame
+        /// only retains it instead of allocating a copy.
+        var streamList: [AsyncStream<SampleBuffer>.Continuation] = []
         var nextStream = 0
         var layouts = LayoutCache()
     }
@@ -168,7 +173,7 @@ extension VideoDataOutput {
     /// On the appsink's streaming thread: wraps the frame and hands it over; never runs user code here.
     private func deliver(_ sample: Sample, connection: CaptureConnection, deviceID: String) {
         let (layout, delivery, discardsLate, streams) = state.withLock { state in
-            (state.layouts.layout(of: sample), state.delivery, state.discardsLate, Array(state.streams.values))
+            (state.layouts.layout(of: sample), state.delivery, state.discardsLate, state.streamList)
         }
         guard let layout else { return }
         let (orientation, mirrored) = connection.orientationState
