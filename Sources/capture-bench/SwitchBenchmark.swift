@@ -1,0 +1,55 @@
+import CaptureKit
+import Foundation
+import Synchronization
+
+/// Switching cameras on a running session (remove + add input inside begin/commit): the time
+/// from `commitConfiguration()` to the first frame from the new camera, and the gap in frames
+/// the delegate sees. The commit rebuilds the pipeline (see BENCHMARKS.md).
+enum SwitchBenchmark {
+    final class Watcher: VideoDataOutputSampleBufferDelegate {
+        let lastBack = Atomic<UInt64>(0)
+        let firstFront = Atomic<UInt64>(0)
+        let signal = DispatchSemaphore(value: 0)
+
+        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if sampleBuffer.attachments.deviceUniqueID == "virtual:back" {
+                lastBack.store(now, ordering: .relaxed)
+            } else if firstFront.compareExchange(expected: 0, desired: now, ordering: .relaxed).exchanged {
+                signal.signal()
+            }
+        }
+    }
+
+    static func once() throws -> (commitToFrame: Double, gap: Double) {
+        let session = CaptureSession()
+        try session.setSessionPreset(.vga640x480)
+        let back = try CaptureDeviceInput(device: CaptureDevice.find("virtual"))
+        try session.addInput(back)
+        let output = VideoDataOutput()
+        let watcher = Watcher()
+        output.setSampleBufferDelegate(watcher, queue: DispatchQueue(label: "bench.switch"))
+        try session.addOutput(output)
+        try session.startRunning()
+        Thread.sleep(forTimeInterval: 0.2)
+        let start = DispatchTime.now().uptimeNanoseconds
+        session.beginConfiguration()
+        try session.removeInput(back)
+        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual-front")))
+        try session.commitConfiguration()
+        watcher.signal.wait()
+        let first = watcher.firstFront.load(ordering: .relaxed)
+        session.stopRunning()
+        return (Double(first - start) / 1e6, Double(first - watcher.lastBack.load(ordering: .relaxed)) / 1e6)
+    }
+
+    static func run() async throws -> [String: Double] {
+        var commits: [Double] = [], gaps: [Double] = []
+        for _ in 0..<10 {
+            let (commit, gap) = try once()
+            commits.append(commit)
+            gaps.append(gap)
+        }
+        return ["commit_to_frame_ms": Processes.median(commits), "frame_gap_ms": Processes.median(gaps), "frame_ms": 1000.0 / 30]
+    }
+}
