@@ -16,7 +16,7 @@ struct CPointer<Pointee>: @unchecked Sendable {
 }
 
 /// A `@Sendable` box for values handed to C callbacks as `user_data`.
-final class CallbackBox<Value: Sendable>: @unchecked Sendable {
+final class CallbackBox<Value: Sendable>: Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 
