@@ -128,6 +128,7 @@ public final class BusWatch: Sendable {
         let finished = self.finished
         let stopped = self.stopped
         let thread = Thread {
+            stopped.thread.store(UInt(pthread_self()), ordering: .releasing)
             // A pipeline set to NULL flushes its bus, dropping the stop message: poll the flag too.
             while !stopped.value.load(ordering: .acquiring) {
                 guard let message = bus.pop(timeout: 50_000_000) else { continue }
@@ -140,17 +141,19 @@ public final class BusWatch: Sendable {
         thread.start()
     }
 
-    /// Stops the thread and waits for it (at most one poll interval).
+    /// Stops the thread and waits for it (at most one poll interval). Called from the handler
+    /// itself, it only asks the thread to stop after the current message.
     public func stop() {
         guard !stopped.value.exchange(true, ordering: .acquiringAndReleasing) else { return }
         bus.postApplication(Self.stopMessage)
-        finished.wait()
+        if stopped.thread.load(ordering: .acquiring) != UInt(pthread_self()) { finished.wait() }
     }
 
     deinit { stop() }
 }
 
-/// A shareable stop flag for the watch thread.
+/// A shareable stop flag for the watch thread, and the thread's id.
 final class StopFlag: Sendable {
     let value = Atomic<Bool>(false)
+    let thread = Atomic<UInt>(0)
 }

@@ -135,6 +135,27 @@ struct CaptureSessionTests {
         #expect(!test.session.isRunning)
     }
 
+    @Test("an observer of runtime errors may restart the session from the notification")
+    func restartFromErrorObserver() async throws {
+        let test = try TestSession(preset: .cif352x288, outputs: [VideoDataOutput()])
+        let restarted = AsyncStream<Bool>.makeStream()
+        let session = test.session
+        let observer = NotificationCenter.default.addObserver(forName: CaptureSession.runtimeErrorNotification, object: session, queue: nil) { _ in
+            session.stopRunning()
+            do { try session.startRunning() } catch { Issue.record("restart failed: \(error)") }
+            restarted.continuation.yield(session.isRunning)
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try await session.startRunning()
+        try session.runtime!.pipeline.element(named: "input0_src").postError(domain: .stream, message: "glitch")
+        var iterator = restarted.stream.makeAsyncIterator()
+        #expect(await iterator.next() == true)
+        // Nothing from the failed pipeline stops its successor later.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(session.isRunning)
+        await session.stopRunning()
+    }
+
     @Test("switching cameras inside begin/commit on a running session keeps frames coming from the new device")
     func switchInput() async throws {
         let output = VideoDataOutput()

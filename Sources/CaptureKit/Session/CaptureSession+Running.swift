@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 import GStreamerSwift
 
-/// Notifications go through `NotificationCenter.default` with the session as object, posted
-/// synchronously on the thread where the event happened: did start / did stop on the thread that
-/// called `startRunning` / `stopRunning` (a CaptureKit thread when the pipeline ended by itself),
-/// runtime errors on the session's bus thread. Observers must not block there.
+/// Notifications go through `NotificationCenter.default` with the session as object. Did start /
+/// did stop are posted on the thread that called `startRunning` / `stopRunning` (a CaptureKit
+/// thread when the pipeline ended by itself); runtime errors on the session's own serial
+/// notification queue, never on a GStreamer thread, so an observer may call `stopRunning()` or
+/// `startRunning()` from there.
 extension CaptureSession {
     /// Posted when the pipeline fails while running; `userInfo[CaptureSession.errorKey]` is a
     /// `CaptureError.pipelineFailed` naming the element and carrying GStreamer's message.
@@ -98,10 +99,15 @@ extension CaptureSession {
         return runtime
     }
 
-    /// A runtime whose bus messages come to this session.
+    /// A runtime whose bus messages come to this session, tagged with a new generation so that
+    /// a late message from a pipeline already replaced cannot stop its successor.
     private func makeRuntime(graph: SessionGraph, plan: PipelinePlan) throws(CaptureError) -> PipelineRuntime {
-        try PipelineRuntime(graph: graph, plan: plan) { [weak self] message in
-            self?.handle(message)
+        let generation = state.withLock { state in
+            state.generation += 1
+            return state.generation
+        }
+        return try PipelineRuntime(graph: graph, plan: plan) { [weak self] message in
+            self?.handle(message, generation: generation)
         }
     }
 
@@ -123,23 +129,36 @@ extension CaptureSession {
         }
     }
 
-    /// Bus messages, on the bus thread.
-    private func handle(_ message: BusMessage) {
+    /// Bus messages, on the bus thread: failures and the end of a stream stop the session (on
+    /// the notification queue, never here), then the error is posted.
+    private func handle(_ message: BusMessage, generation: Int) {
         switch message {
         case .error(let source, let text, let debug):
             CaptureLog.logger.error("\(source): \(text) (\(debug ?? ""))")
-            postRuntimeError(.pipelineFailed(element: source, message: text))
-            DispatchQueue.global().async { self.stopRunning() }
+            notifications.async {
+                self.stopRunning(ifGeneration: generation)
+                self.postRuntimeErrorNow(.pipelineFailed(element: source, message: text))
+            }
         case .warning(let source, let text, _):
             CaptureLog.logger.warning("\(source): \(text)")
         case .endOfStream:
-            DispatchQueue.global().async { self.stopRunning() }
+            notifications.async { self.stopRunning(ifGeneration: generation) }
         default:
             break
         }
     }
 
+    /// Stops the session if it still runs the pipeline of `generation`.
+    private func stopRunning(ifGeneration generation: Int) {
+        guard state.withLock({ $0.generation == generation && $0.runtime != nil }) else { return }
+        stopRunning()
+    }
+
     func postRuntimeError(_ error: CaptureError) {
+        notifications.async { self.postRuntimeErrorNow(error) }
+    }
+
+    private func postRuntimeErrorNow(_ error: CaptureError) {
         NotificationCenter.default.post(name: Self.runtimeErrorNotification, object: self, userInfo: [Self.errorKey: error])
     }
 

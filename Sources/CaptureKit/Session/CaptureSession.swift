@@ -18,12 +18,16 @@ public final class CaptureSession: Sendable, Observable {
         var configurationDepth = 0
         var isRunning = false
         var runtime: PipelineRuntime?
+        /// Counts pipelines built, to tell a current pipeline's messages from a replaced one's.
+        var generation = 0
     }
 
     let state = Mutex(State())
     /// Serialises start, stop and commit so the pipeline changes one at a time.
     let transitions = Mutex(())
     let registrar = ObservationRegistrar()
+    /// Where runtime-error notifications are posted: off the bus thread, in order.
+    let notifications = DispatchQueue(label: "capturekit.session.notifications")
 
     public init() {}
 
