@@ -14,7 +14,7 @@ struct PipelinePlanTests {
         let plan = test.session.pipelinePlan
         #expect(plan.elements.map(\.name) == [
             "input0_src", "input0_caps", "input0_tee",
-            "output0_queue", "output0_convert", "output0_encode", "output0_mux", "output0_sink",
+            "output0_queue", "output0_convert", "output0_format", "output0_encode", "output0_mux", "output0_sink",
             "output1_queue", "output1_convert", "output1_scale", "output1_format", "output1_sink",
         ])
         #expect(plan.links.contains(.init(from: "input0_tee", to: "output1_queue")))
@@ -23,7 +23,7 @@ struct PipelinePlanTests {
             videotestsrc name=input0_src is-live=true pattern=black ! capsfilter name=input0_caps \
             caps=video/x-raw,format=BGRA,width=352,height=288,framerate=30/1 ! tee name=input0_tee allow-not-linked=true \
             ! queue name=output0_queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! videoconvert name=output0_convert \
-            ! jpegenc name=output0_encode quality=85 ! jifmux name=output0_mux ! appsink name=output0_sink sync=false async=false \
+            ! capsfilter name=output0_format caps=video/x-raw,format=I420,colorimetry=1:4:7:1 ! jpegenc name=output0_encode quality=85 ! jifmux name=output0_mux ! appsink name=output0_sink sync=false async=false \
             emit-signals=false enable-last-sample=false wait-on-eos=false input0_tee. ! queue name=output1_queue max-size-buffers=1 \
             leaky=downstream ! videoconvert name=output1_convert ! videoscale name=output1_scale ! capsfilter name=output1_format \
             caps=video/x-raw,format=GRAY8,width=160,height=120 ! appsink name=output1_sink sync=false async=false emit-signals=false \

@@ -78,6 +78,31 @@ struct StillImageOutputTests {
         }
     }
 
+    @Test("JPEG stills keep full range: the scene's white and black patches decode as white and black")
+    func jpegFullRange() async throws {
+        let output = StillImageOutput()
+        try output.setOutputSettings(.jpeg(quality: 0.95))
+        let test = try TestSession(outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let sample = try await output.captureStillImage(from: try #require(output.connection(with: .video)))
+        let directory = try temporaryDirectory()
+        let jpeg = directory.appendingPathComponent("range.jpg"), rgb = directory.appendingPathComponent("range.rgb")
+        try StillImageOutput.jpegStillImageData(from: sample).write(to: jpeg)
+        try run("/usr/bin/gst-launch-1.0", ["-q", "filesrc", "location=\(jpeg.path)", "!", "jpegdec", "!", "videoconvert", "!",
+                                            "video/x-raw,format=RGB", "!", "filesink", "location=\(rgb.path)"])
+        let pixels = try Data(contentsOf: rgb)
+        #expect(pixels.count == 640 * 480 * 3)
+        func pixel(_ index: Int) -> [UInt8] {
+            let rect = VirtualScene.patchRect(index: index, row: 0, width: 640, height: 480)
+            let offset = ((rect.y.lowerBound + 10) * 640 + rect.x.lowerBound + 10) * 3
+            return Array(pixels[offset..<(offset + 3)])
+        }
+        #expect(pixel(5).allSatisfy { $0 >= 250 }, "white decodes as \(pixel(5))")
+        #expect(pixel(0).allSatisfy { $0 <= 5 }, "black decodes as \(pixel(0))")
+        #expect(pixel(3).allSatisfy { abs(Int($0) - 153) <= 3 }, "gray 153 decodes as \(pixel(3))")
+    }
+
     @Test("uncompressed stills deliver the virtual camera's scene in the requested pixel format")
     func uncompressedPixels() async throws {
         let output = StillImageOutput()

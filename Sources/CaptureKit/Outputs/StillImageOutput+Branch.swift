@@ -12,6 +12,9 @@ extension StillImageOutput {
         ]
         switch outputSettings {
         case .jpeg(let quality):
+            // JPEG (JFIF) stores full-range YCbCr with the BT.601 matrix; without saying so,
+            // videoconvert hands jpegenc video range and whites decode as 235.
+            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", StillImageOutput.jpegInputCaps)]))
             chain.append(.init("jpegenc", name: "\(prefix)_encode", [.init("quality", String(Int((quality * 100).rounded())))]))
             chain.append(.init("jifmux", name: "\(prefix)_mux"))
         case .uncompressed(let format):
@@ -23,6 +26,9 @@ extension StillImageOutput {
         ]))
         return chain
     }
+
+    /// Full-range BT.601 I420 with sRGB transfer and BT.709 primaries: what JFIF decoders assume.
+    static let jpegInputCaps = "video/x-raw,format=I420,colorimetry=1:4:7:1"
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let settings = outputSettings
