@@ -82,7 +82,10 @@ extension PipelineFile {
         }
         if let format = input.format {
             try capture(at: input.formatLocation ?? input.location) { () throws(CaptureError) in
-                try deviceInput.device.setActiveFormat(try Self.deviceFormat(format, of: deviceInput.device))
+                let device = deviceInput.device
+                try device.lockForConfiguration()
+                defer { device.unlockForConfiguration() }
+                try device.setActiveFormat(try Self.deviceFormat(format, of: device))
             }
         }
         try capture(at: input.deviceLocation) { () throws(CaptureError) in

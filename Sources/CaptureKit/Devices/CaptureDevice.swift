@@ -25,7 +25,11 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
     /// The mutable state every handle of one device shares.
     final class SharedState: Sendable {
         let value: Mutex<DeviceState>
-        init(_ state: DeviceState) { value = Mutex(state) }
+        let configurationLock: DeviceConfigurationLock
+        init(_ state: DeviceState, uniqueID: String) {
+            value = Mutex(state)
+            configurationLock = DeviceConfigurationLock(uniqueID: uniqueID)
+        }
         func withLock<R>(_ body: (inout DeviceState) -> R) -> R { value.withLock { body(&$0) } }
     }
 
@@ -44,7 +48,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
         self.position = position
         self.formats = formats
         self.source = source
-        self.state = SharedState(DeviceState(activeFormat: activeFormat))
+        self.state = SharedState(DeviceState(activeFormat: activeFormat), uniqueID: uniqueID)
     }
 
     /// Another handle to the same device and state.
@@ -62,6 +66,9 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: CaptureDevice, rhs: CaptureDevice) -> Bool { lhs.uniqueID == rhs.uniqueID }
     public func hash(into hasher: inout Hasher) { hasher.combine(uniqueID) }
 
+    /// The configuration lock every handle of the device shares.
+    var configurationLock: DeviceConfigurationLock { state.configurationLock }
+
     /// Whether the device is present.
     public var isConnected: Bool { state.withLock { $0.isConnected } }
 
@@ -70,11 +77,19 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
     /// The format in use. The session preset chooses it unless the preset is `inputPriority`.
     public var activeFormat: Format { state.withLock { $0.activeFormat } }
 
-    /// Chooses the active format; it must be one of `formats`.
+    /// Chooses the active format; it must be one of `formats`, and the device must be locked
+    /// for configuration. A session whose preset is not `inputPriority` chooses the format again
+    /// on its next configuration change: set that preset to keep a format you choose.
     public func setActiveFormat(_ format: Format) throws(CaptureError) {
+        try requireConfigurationLock()
         guard formats.contains(format) else {
             throw .unsupportedFormat(format.description, available: formats.map(\.description))
         }
+        applyActiveFormat(format)
+    }
+
+    /// Sets the active format without the lock: the session applying its preset.
+    func applyActiveFormat(_ format: Format) {
         state.withLock {
             let rate = $0.activeFrameRate
             $0.activeFormat = format

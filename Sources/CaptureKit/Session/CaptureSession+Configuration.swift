@@ -45,7 +45,7 @@ extension CaptureSession {
             if state.preset != .inputPriority {
                 for case let input as CaptureDeviceInput in state.inputs {
                     if let format = state.preset.bestFormat(among: input.device.formats) {
-                        try? input.device.setActiveFormat(format)
+                        input.device.applyActiveFormat(format)
                     }
                 }
             }

@@ -39,6 +39,14 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     case accessDenied(device: String, reason: String)
     /// The sample holds no data of the requested kind (e.g. JPEG from a raw sample).
     case wrongSampleFormat(expected: String, found: String)
+    /// A device setting was changed without `lockForConfiguration()`.
+    case notLocked(device: String)
+    /// Another process holds the device's configuration lock.
+    case deviceLocked(device: String, holderPID: Int32?)
+    /// The device cannot do this; `feature` names the mode or control.
+    case unsupported(feature: String, device: String)
+    /// A value outside its valid range.
+    case outOfRange(name: String, value: Double, range: ClosedRange<Double>)
 
     public var description: String {
         switch self {
@@ -80,6 +88,14 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
             return "access to '\(device)' denied: \(reason)"
         case .wrongSampleFormat(let expected, let found):
             return "expected a \(expected) sample, found \(found)"
+        case .notLocked(let device):
+            return "'\(device)' is not locked for configuration; call lockForConfiguration() first"
+        case .deviceLocked(let device, let pid):
+            return "'\(device)' is locked for configuration by " + (pid.map { "process \($0)" } ?? "another process")
+        case .unsupported(let feature, let device):
+            return "'\(device)' does not support \(feature)"
+        case .outOfRange(let name, let value, let range):
+            return "\(name) \(value) is out of range \(range.lowerBound)...\(range.upperBound)"
         }
     }
 }

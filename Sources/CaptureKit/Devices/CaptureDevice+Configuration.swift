@@ -1,0 +1,21 @@
+extension CaptureDevice {
+    /// Takes the device's configuration lock, which every setting change requires. The lock is
+    /// advisory and held across processes: while another CaptureKit process holds it, this throws
+    /// `deviceLocked` naming the holder's pid. Nested calls in one process are counted.
+    public func lockForConfiguration() throws(CaptureError) {
+        try configurationLock.acquire()
+    }
+
+    /// Releases one `lockForConfiguration()`.
+    public func unlockForConfiguration() {
+        configurationLock.release()
+    }
+
+    /// Whether this process holds the configuration lock.
+    public var isLockedForConfiguration: Bool { configurationLock.isHeld }
+
+    /// Throws `notLocked` unless this process holds the configuration lock.
+    func requireConfigurationLock() throws(CaptureError) {
+        guard configurationLock.isHeld else { throw .notLocked(device: uniqueID) }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+@Suite("Configuration lock", .serialized)
+struct ConfigurationLockTests {
+    @Test("settings need the lock; nested locks are counted")
+    func lockRequired() throws {
+        let device = CaptureDevice.find(virtual: .front)
+        let format = device.formats[1]
+        #expect(throws: CaptureError.notLocked(device: "virtual:front")) { try device.setActiveFormat(format) }
+        try device.lockForConfiguration()
+        try device.lockForConfiguration()
+        #expect(device.isLockedForConfiguration)
+        try device.setActiveFormat(format)
+        #expect(device.activeFormat == format)
+        device.unlockForConfiguration()
+        #expect(device.isLockedForConfiguration)
+        device.unlockForConfiguration()
+        #expect(!device.isLockedForConfiguration)
+        #expect(throws: CaptureError.notLocked(device: "virtual:front")) { try device.setActiveFormat(format) }
+        // Another handle to the same device shares the lock.
+        try device.lockForConfiguration()
+        #expect(CaptureDevice(uniqueID: "virtual:front")?.isLockedForConfiguration == true)
+        device.unlockForConfiguration()
+    }
+
+    @Test("another process holding the lock makes lockForConfiguration throw with its pid")
+    func otherProcess() async throws {
+        let device = CaptureDevice.find(virtual: .front)
+        let path = DeviceConfigurationLock.path(for: device.uniqueID)
+        try FileManager.default.createDirectory(atPath: DeviceConfigurationLock.directory, withIntermediateDirectories: true)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // flock(1) holds the lock while its child sleeps; the file carries flock's pid, as CaptureKit writes its own.
+        holder.arguments = ["-c", "exec flock -n \"$0\" sh -c 'echo $PPID > \"$0\"; sleep 1' \"$0\"", path]
+        try holder.run()
+        defer { holder.terminate() }
+        var error: CaptureError?
+        for _ in 0..<100 {
+            do throws(CaptureError) {
+                try device.lockForConfiguration()
+                device.unlockForConfiguration()
+            } catch let caught {
+                error = caught
+                if case .deviceLocked(_, let pid?) = caught, pid > 0 { break }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(error == .deviceLocked(device: "virtual:front", holderPID: holder.processIdentifier))
+        holder.waitUntilExit()
+        try device.lockForConfiguration()
+        device.unlockForConfiguration()
+    }
+}
