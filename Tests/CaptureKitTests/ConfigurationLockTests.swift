@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CaptureKit
+@_spi(Benchmark) @testable import CaptureKit
 
 @Suite("Configuration lock", .serialized)
 struct ConfigurationLockTests {
@@ -27,7 +27,8 @@ struct ConfigurationLockTests {
 
     @Test("another process holding the lock makes lockForConfiguration throw with its pid")
     func otherProcess() async throws {
-        let device = CaptureDevice.find(virtual: .front)
+        // A device of its own, so that nothing else running is locked out meanwhile.
+        let device = CaptureDevice.testPattern(width: 64, height: 48, pattern: "snow", isLive: true)
         let path = DeviceConfigurationLock.path(for: device.uniqueID)
         try FileManager.default.createDirectory(atPath: DeviceConfigurationLock.directory, withIntermediateDirectories: true)
         let holder = Process()
@@ -47,7 +48,7 @@ struct ConfigurationLockTests {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(error == .deviceLocked(device: "virtual:front", holderPID: holder.processIdentifier))
+        #expect(error == .deviceLocked(device: "test-pattern:snow", holderPID: holder.processIdentifier))
         holder.waitUntilExit()
         try device.lockForConfiguration()
         device.unlockForConfiguration()
