@@ -21,7 +21,7 @@ struct VirtualCameraTests {
 
     @Test("the sensor paints every frame: gray patches hold their levels and the square moves")
     func sensorPaints() throws {
-        let sensor = VirtualCameraSensor(width: 640, height: 480)
+        let sensor = VirtualCameraSensor(device: nil, width: 640, height: 480)
         #expect(sensor.squareX(frame: 0) == 0)
         #expect(sensor.squareX(frame: 30) > sensor.squareX(frame: 0))
         let scene = sensor.scene

@@ -37,6 +37,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
         var activeFormat: Format
         var isConnected = true
         var activeFrameRate: Double?
+        var exposure = ExposureState()
     }
 
     init(uniqueID: String, modelID: String, localizedName: String, manufacturer: String,
@@ -65,6 +66,9 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (lhs: CaptureDevice, rhs: CaptureDevice) -> Bool { lhs.uniqueID == rhs.uniqueID }
     public func hash(into hasher: inout Hasher) { hasher.combine(uniqueID) }
+
+    /// Reads or changes the shared state.
+    func withState<R>(_ body: (inout DeviceState) -> R) -> R { state.withLock(body) }
 
     /// The configuration lock every handle of the device shares.
     var configurationLock: DeviceConfigurationLock { state.configurationLock }

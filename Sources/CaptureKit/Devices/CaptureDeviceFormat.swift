@@ -34,14 +34,25 @@ extension CaptureDevice {
         public var width: Int
         public var height: Int
         public var videoSupportedFrameRateRanges: [FrameRateRange]
+        /// The lowest and highest ISO the format allows (0 where the device has no ISO control).
+        public var minISO: Float
+        public var maxISO: Float
+        /// The shortest and longest exposure the format allows.
+        public var minExposureDuration: CaptureTime
+        public var maxExposureDuration: CaptureTime
 
         public init(mediaType: MediaType = .video, pixelFormat: PixelFormat, width: Int, height: Int,
-                    videoSupportedFrameRateRanges: [FrameRateRange]) {
+                    videoSupportedFrameRateRanges: [FrameRateRange], minISO: Float = 0, maxISO: Float = 0,
+                    minExposureDuration: CaptureTime = .zero, maxExposureDuration: CaptureTime = .zero) {
             self.mediaType = mediaType
             self.pixelFormat = pixelFormat
             self.width = width
             self.height = height
             self.videoSupportedFrameRateRanges = videoSupportedFrameRateRanges
+            self.minISO = minISO
+            self.maxISO = maxISO
+            self.minExposureDuration = minExposureDuration
+            self.maxExposureDuration = maxExposureDuration
         }
 
         /// The highest frame rate of any range.

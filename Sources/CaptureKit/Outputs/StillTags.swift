@@ -10,10 +10,25 @@ enum StillTags {
         if let device {
             fields.append("device-manufacturer=(string)\(quoted(device.manufacturer))")
             fields.append("device-model=(string)\(quoted(modelName(device)))")
+            fields += exposureFields(device)
         }
         fields.append("datetime=(datetime)\(timestamp(date))")
         fields.append("application-name=(string)CaptureKit")
         return "taglist, " + fields.joined(separator: ", ")
+    }
+
+    /// ExposureTime, ISO, FNumber and exposure mode, where the device knows them (the virtual
+    /// camera always does; V4L2 cameras once their exposure controls are read).
+    static func exposureFields(_ device: CaptureDevice) -> [String] {
+        guard device.source == .virtual else { return [] }
+        let exposure = device.withState { $0.exposure }
+        let duration = exposure.duration
+        return [
+            "capturing-shutter-speed=(fraction)\(duration.value)/\(duration.timescale)",
+            "capturing-iso-speed=(int)\(Int(exposure.iso.rounded()))",
+            "capturing-focal-ratio=(double)\(device.lensAperture)",
+            "capturing-exposure-mode=(string)" + (exposure.mode == .custom || exposure.mode == .locked ? "manual-exposure" : "auto-exposure"),
+        ]
     }
 
     /// The EXIF Model: the virtual camera's model name, or the device's name.

@@ -30,7 +30,7 @@ final class PipelineRuntime: Sendable {
             }
             var sensors: [String: VirtualCameraSensor] = [:]
             for input in graph.inputs where input.device.source == .virtual {
-                let sensor = VirtualCameraSensor(width: input.format.width, height: input.format.height)
+                let sensor = VirtualCameraSensor(device: input.device, width: input.format.width, height: input.format.height)
                 sensor.install(on: try made["\(input.name)_caps"]!.staticPad("src"))
                 sensors[input.name] = sensor
             }

@@ -6,6 +6,8 @@
 enum VirtualCamera {
     static let manufacturer = "CaptureKit"
     static let model = "Virtual Camera"
+    /// The simulated lens's f-number.
+    static let aperture: Float = 2.0
 
     /// The sizes offered, each in BGRA at 1–60 fps (1–30 fps at 1920x1080).
     static let formats: [CaptureDevice.Format] = [
@@ -13,7 +15,8 @@ enum VirtualCamera {
     ].map { size in
         CaptureDevice.Format(pixelFormat: .bgra, width: size.0, height: size.1, videoSupportedFrameRateRanges: [
             .init(minFrameRate: 1, maxFrameRate: size.0 * size.1 > 1280 * 720 ? 30 : 60),
-        ])
+        ], minISO: 50, maxISO: 3200,
+        minExposureDuration: CaptureTime(value: 1, timescale: 8000), maxExposureDuration: CaptureTime(value: 1, timescale: 30))
     }
 
     static let back = make(position: .back)

@@ -3,15 +3,22 @@ import Synchronization
 
 /// Paints the virtual camera's frames on the source's streaming thread.
 ///
-/// Threading: `paint` runs on the `videotestsrc` streaming thread, once per frame, before the
-/// frame reaches any output; it copies the pre-rendered scene into the buffer in place and
-/// draws the moving square. Settings read here apply from the frame being painted on.
+/// Threading: the probe runs on the `videotestsrc` streaming thread, once per frame, before the
+/// frame reaches any output. It reads the device's settings; when they changed since the last
+/// frame it re-exposes the scene and tells the device which frame (presentation time) first
+/// carries them, so completion handlers get an exact `syncTime`. Then it copies the exposed
+/// scene into the buffer in place and draws the moving square.
 final class VirtualCameraSensor: Sendable {
     let scene: VirtualScene
+    let device: CaptureDevice?
     private let frames = Atomic<Int>(0)
+    /// The scene as exposed with the settings of `generation`; touched by the streaming thread only.
+    private let exposed: Mutex<(generation: Int, pixels: [UInt32])>
 
-    init(width: Int, height: Int) {
+    init(device: CaptureDevice?, width: Int, height: Int) {
         scene = VirtualScene.scene(width: width, height: height)
+        self.device = device
+        exposed = Mutex((generation: -1, pixels: scene.pixels))
     }
 
     /// Frames painted so far.
@@ -21,7 +28,8 @@ final class VirtualCameraSensor: Sendable {
     func install(on pad: Pad) {
         pad.addBufferProbe { [self] buffer in
             let index = frames.add(1, ordering: .relaxed).oldValue
-            try? buffer.withWritableBytes { bytes in paint(frame: index, into: bytes) }
+            let time = buffer.presentationTime.map { CaptureTime(nanoseconds: $0) }
+            try? buffer.withWritableBytes { bytes in paint(frame: index, time: time, into: bytes) }
             return .pass
         }
     }
@@ -33,11 +41,18 @@ final class VirtualCameraSensor: Sendable {
         return (frame * travel / 120) % travel
     }
 
-    private func paint(frame: Int, into bytes: UnsafeMutableRawBufferPointer) {
+    private func paint(frame: Int, time: CaptureTime?, into bytes: UnsafeMutableRawBufferPointer) {
         let width = scene.width
         guard bytes.count >= scene.pixels.count * 4 else { return }
-        scene.pixels.withUnsafeBytes { source in
-            bytes.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: source.count)
+        let settings = device?.withState { $0.exposure }
+        exposed.withLock { exposed in
+            if let settings, settings.generation != exposed.generation {
+                exposed = (settings.generation, Self.expose(scene.pixels, by: settings.relativeExposure))
+                if let time { device?.exposureApplied(generation: settings.generation, at: time) }
+            }
+            exposed.pixels.withUnsafeBytes { source in
+                bytes.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: source.count)
+            }
         }
         let band = scene.movingBand
         let x0 = squareX(frame: frame), side = band.count
@@ -45,6 +60,19 @@ final class VirtualCameraSensor: Sendable {
         for y in band {
             let start = (y * width + x0) * 4
             (bytes.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 255, count: rowBytes)
+        }
+    }
+
+    /// The scene with every colour channel scaled by `gain` (light gathered relative to the
+    /// metered exposure) and clipped, through a 256-entry table.
+    static func expose(_ pixels: [UInt32], by gain: Double) -> [UInt32] {
+        if abs(gain - 1) < 1e-9 { return pixels }
+        let table = (0..<256).map { UInt32(min(255, (Double($0) * gain).rounded())) }
+        return table.withUnsafeBufferPointer { table in
+            pixels.map { word in
+                let b = table[Int(word & 0xFF)], g = table[Int(word >> 8 & 0xFF)], r = table[Int(word >> 16 & 0xFF)]
+                return b | g << 8 | r << 16 | (word & 0xFF00_0000)
+            }
         }
     }
 }

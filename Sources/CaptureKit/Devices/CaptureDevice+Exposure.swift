@@ -1,0 +1,120 @@
+import Dispatch
+
+extension CaptureDevice {
+    /// How exposure is set (AVCaptureDevice.ExposureMode).
+    public enum ExposureMode: Int, Sendable, Hashable, CaseIterable {
+        /// Exposure duration and ISO held where they are.
+        case locked
+        /// Expose once, then lock.
+        case autoExpose
+        /// Keep exposing for the scene (the default).
+        case continuousAutoExposure
+        /// Duration and ISO set with `setExposureModeCustom(duration:iso:completionHandler:)`.
+        case custom
+    }
+
+    /// Passed as the duration to `setExposureModeCustom` to keep the current one
+    /// (AVCaptureExposureDurationCurrent).
+    public static let currentExposureDuration = CaptureTime(value: 0, timescale: 0)
+    /// Passed as the ISO to `setExposureModeCustom` to keep the current one (AVCaptureISOCurrent).
+    public static let currentISO: Float = 0
+
+    /// Whether the device offers `mode`. The virtual camera offers locked, continuous and custom
+    /// exposure; V4L2 cameras report what their controls allow once exposure controls are wired
+    /// (until then, only their own continuous auto exposure).
+    public func isExposureModeSupported(_ mode: ExposureMode) -> Bool {
+        switch source {
+        case .virtual: mode != .autoExpose
+        case .v4l2, .testPattern: mode == .continuousAutoExposure
+        }
+    }
+
+    /// The exposure mode.
+    public var exposureMode: ExposureMode { withState { $0.exposure.mode } }
+
+    /// Sets the exposure mode; needs the configuration lock and a supported mode. Locking holds
+    /// the current duration and ISO; continuous exposure returns to the metered exposure.
+    public func setExposureMode(_ mode: ExposureMode) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard isExposureModeSupported(mode) else { throw .unsupported(feature: "exposure mode \(mode)", device: uniqueID) }
+        guard mode != .custom else {
+            try setExposureModeCustom(duration: Self.currentExposureDuration, iso: Self.currentISO)
+            return
+        }
+        withState { state in
+            state.exposure.mode = mode
+            if mode == .continuousAutoExposure {
+                state.exposure.duration = ExposureState.meteredDuration
+                state.exposure.iso = ExposureState.meteredISO
+                state.exposure.generation += 1
+            }
+        }
+    }
+
+    /// The current exposure duration.
+    public var exposureDuration: CaptureTime { withState { $0.exposure.duration } }
+
+    /// The current ISO.
+    public var iso: Float { withState { $0.exposure.iso } }
+
+    /// The lens aperture (f-number); fixed.
+    public var lensAperture: Float { source == .virtual ? VirtualCamera.aperture : 0 }
+
+    /// Sets exposure duration and ISO and switches to custom exposure. `completionHandler` gets
+    /// the presentation time of the first frame exposed with them (exact on the virtual camera),
+    /// on a CaptureKit queue. Pass `currentExposureDuration` / `currentISO` to keep one of them.
+    public func setExposureModeCustom(duration: CaptureTime, iso: Float,
+                                      completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard isExposureModeSupported(.custom) else { throw .unsupported(feature: "custom exposure", device: uniqueID) }
+        let format = activeFormat
+        if duration.timescale != 0 {
+            let range = format.minExposureDuration.seconds...format.maxExposureDuration.seconds
+            guard range.contains(duration.seconds) else { throw .outOfRange(name: "exposure duration", value: duration.seconds, range: range) }
+        }
+        if iso != Self.currentISO {
+            let range = Double(format.minISO)...Double(format.maxISO)
+            guard range.contains(Double(iso)) else { throw .outOfRange(name: "ISO", value: Double(iso), range: range) }
+        }
+        withState { state in
+            state.exposure.mode = .custom
+            if duration.timescale != 0 { state.exposure.duration = duration }
+            if iso != Self.currentISO { state.exposure.iso = iso }
+            state.exposure.generation += 1
+            if let completionHandler { state.exposure.waiting.append((state.exposure.generation, completionHandler)) }
+        }
+    }
+
+    /// Called by the sensor on the first frame painted with settings `generation`.
+    func exposureApplied(generation: Int, at time: CaptureTime) {
+        let ready = withState { state -> [@Sendable (CaptureTime) -> Void] in
+            let ready = state.exposure.waiting.filter { $0.generation <= generation }.map(\.handler)
+            state.exposure.waiting.removeAll { $0.generation <= generation }
+            return ready
+        }
+        guard !ready.isEmpty else { return }
+        CaptureDevice.callbacks.async { for handler in ready { handler(time) } }
+    }
+
+    /// Where device completion handlers run, in order.
+    static let callbacks = DispatchQueue(label: "capturekit.device.callbacks")
+}
+
+/// Exposure settings a device holds, with the completion handlers waiting for a frame.
+struct ExposureState {
+    /// The exposure the virtual camera's auto exposure settles on for its scene.
+    static let meteredDuration = CaptureTime(value: 1, timescale: 120)
+    static let meteredISO: Float = 100
+
+    var mode = CaptureDevice.ExposureMode.continuousAutoExposure
+    var duration = meteredDuration
+    var iso = meteredISO
+    /// Counts changes, so the sensor knows when to re-expose and whom to tell.
+    var generation = 0
+    var waiting: [(generation: Int, handler: @Sendable (CaptureTime) -> Void)] = []
+
+    /// Light gathered relative to the metered exposure: duration × ISO.
+    var relativeExposure: Double {
+        duration.seconds * Double(iso) / (Self.meteredDuration.seconds * Double(Self.meteredISO))
+    }
+}

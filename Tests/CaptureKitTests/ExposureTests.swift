@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import CaptureKit
+
+@Suite("Exposure", .serialized)
+struct ExposureTests {
+    /// Mean of a gray patch in a BGRA frame.
+    static func patchLevel(_ sample: SampleBuffer, index: Int) throws -> Int {
+        let width = sample.formatDescription.width, height = sample.formatDescription.height
+        let rect = VirtualScene.patchRect(index: index, row: 0, width: width, height: height)
+        return try sample.withPlanes { planes in
+            Int(planes[0].bytes[(rect.y.lowerBound + 3) * planes[0].bytesPerRow + (rect.x.lowerBound + 3) * 4 + 1])
+        }
+    }
+
+    @Test("custom exposure brightens from exactly the syncTime frame, and stills carry it in EXIF")
+    func customExposure() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let frames = VideoDataOutput()
+        let still = StillImageOutput()
+        let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames, still])
+        let stream = frames.sampleBuffers(bufferingNewest: 256)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        try device.lockForConfiguration()
+        defer {
+            try? device.setExposureMode(.continuousAutoExposure)
+            device.unlockForConfiguration()
+        }
+        #expect(device.exposureMode == .continuousAutoExposure)
+        #expect(device.lensAperture == 2)
+        var iterator = stream.makeAsyncIterator()
+        var seen: [(CaptureTime, Int)] = []
+        for _ in 0..<3 {
+            let sample = try #require(await iterator.next())
+            seen.append((sample.presentationTime, try Self.patchLevel(sample, index: 2)))
+        }
+        // Twice the light: 1/60 s at ISO 100 instead of the metered 1/120 s.
+        let synced = AsyncStream<CaptureTime>.makeStream()
+        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: CaptureDevice.currentISO) { time in
+            synced.continuation.yield(time)
+        }
+        #expect(device.exposureMode == .custom)
+        #expect(device.iso == 100)
+        var syncTime: CaptureTime?
+        var syncIterator = synced.stream.makeAsyncIterator()
+        while seen.count < 43 {
+            guard let sample = await iterator.next() else { break }
+            seen.append((sample.presentationTime, try Self.patchLevel(sample, index: 2)))
+            if seen.count == 13 { syncTime = await syncIterator.next() }
+            if syncTime != nil && seen.count > 15 { break }
+        }
+        let time = try #require(syncTime)
+        let index = try #require(seen.firstIndex { $0.0 == time }, "no frame at syncTime \(time)")
+        #expect(index > 0)
+        #expect(seen[index - 1].1 == 102, "the frame before syncTime is still metered")
+        #expect(seen[index].1 == 204, "the syncTime frame has twice the light")
+        #expect(seen[index...].allSatisfy { $0.1 == 204 })
+
+        let sample = try await still.captureStillImage(from: try #require(still.connection(with: .video)))
+        let file = try temporaryDirectory().appendingPathComponent("exposure.jpg")
+        try StillImageOutput.jpegStillImageData(from: sample).write(to: file)
+        let tags = try exifTags(file, ["ExposureTime", "ISO", "FNumber", "ExposureMode"])
+        #expect(tags["ExposureTime"] == "0.01666666667" || tags["ExposureTime"]?.hasPrefix("0.0166") == true, "\(tags)")
+        #expect(tags["ISO"] == "100")
+        #expect(tags["FNumber"] == "2")
+        #expect(tags["ExposureMode"] == "1", "manual")
+    }
+
+    @Test("exposure needs the lock, supported modes and values in range")
+    func exposureMisuse() throws {
+        let device = CaptureDevice.find(virtual: .front)
+        #expect(throws: CaptureError.notLocked(device: "virtual:front")) {
+            try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: 100)
+        }
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        #expect(throws: CaptureError.outOfRange(name: "ISO", value: 6400, range: 50...3200)) {
+            try device.setExposureModeCustom(duration: CaptureDevice.currentExposureDuration, iso: 6400)
+        }
+        #expect(throws: CaptureError.outOfRange(name: "exposure duration", value: 1, range: (1.0 / 8000)...(1.0 / 30))) {
+            try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 1), iso: CaptureDevice.currentISO)
+        }
+        #expect(!device.isExposureModeSupported(.autoExpose))
+        #expect(throws: CaptureError.unsupported(feature: "exposure mode autoExpose", device: "virtual:front")) {
+            try device.setExposureMode(.autoExpose)
+        }
+        #expect(device.exposureMode == .continuousAutoExposure)
+        #expect(device.activeFormat.minISO == 50 && device.activeFormat.maxISO == 3200)
+    }
+}
