@@ -1,5 +1,3 @@
-import Dispatch
-
 extension CaptureDevice {
     /// How exposure is set (AVCaptureDevice.ExposureMode).
     public enum ExposureMode: Int, Sendable, Hashable, CaseIterable {
@@ -46,7 +44,7 @@ extension CaptureDevice {
             if mode == .continuousAutoExposure {
                 state.exposure.duration = ExposureState.meteredDuration
                 state.exposure.iso = ExposureState.meteredISO
-                state.exposure.generation += 1
+                state.sensor.changed(notifying: nil)
             }
         }
     }
@@ -80,24 +78,9 @@ extension CaptureDevice {
             state.exposure.mode = .custom
             if duration.timescale != 0 { state.exposure.duration = duration }
             if iso != Self.currentISO { state.exposure.iso = iso }
-            state.exposure.generation += 1
-            if let completionHandler { state.exposure.waiting.append((state.exposure.generation, completionHandler)) }
+            state.sensor.changed(notifying: completionHandler)
         }
     }
-
-    /// Called by the sensor on the first frame painted with settings `generation`.
-    func exposureApplied(generation: Int, at time: CaptureTime) {
-        let ready = withState { state -> [@Sendable (CaptureTime) -> Void] in
-            let ready = state.exposure.waiting.filter { $0.generation <= generation }.map(\.handler)
-            state.exposure.waiting.removeAll { $0.generation <= generation }
-            return ready
-        }
-        guard !ready.isEmpty else { return }
-        CaptureDevice.callbacks.async { for handler in ready { handler(time) } }
-    }
-
-    /// Where device completion handlers run, in order.
-    static let callbacks = DispatchQueue(label: "capturekit.device.callbacks")
 }
 
 /// Exposure settings a device holds, with the completion handlers waiting for a frame.
@@ -109,9 +92,6 @@ struct ExposureState {
     var mode = CaptureDevice.ExposureMode.continuousAutoExposure
     var duration = meteredDuration
     var iso = meteredISO
-    /// Counts changes, so the sensor knows when to re-expose and whom to tell.
-    var generation = 0
-    var waiting: [(generation: Int, handler: @Sendable (CaptureTime) -> Void)] = []
 
     /// Light gathered relative to the metered exposure: duration × ISO.
     var relativeExposure: Double {

@@ -38,6 +38,8 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
         var isConnected = true
         var activeFrameRate: Double?
         var exposure = ExposureState()
+        var focus = FocusState()
+        var sensor = SensorUpdates()
     }
 
     init(uniqueID: String, modelID: String, localizedName: String, manufacturer: String,

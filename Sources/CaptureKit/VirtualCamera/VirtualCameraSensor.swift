@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// Threading: the probe runs on the `videotestsrc` streaming thread, once per frame, before the
 /// frame reaches any output. It reads the device's settings; when they changed since the last
-/// frame it re-exposes the scene and tells the device which frame (presentation time) first
-/// carries them, so completion handlers get an exact `syncTime`. Then it copies the exposed
+/// frame it re-renders the scene through the simulated optics (lens blur by distance from the
+/// in-focus position, exposure gain) and tells the device which frame (presentation time) first
+/// carries them, so completion handlers get an exact `syncTime`. Then it copies the rendered
 /// scene into the buffer in place and draws the moving square.
 final class VirtualCameraSensor: Sendable {
     let scene: VirtualScene
@@ -44,11 +45,13 @@ final class VirtualCameraSensor: Sendable {
     private func paint(frame: Int, time: CaptureTime?, into bytes: UnsafeMutableRawBufferPointer) {
         let width = scene.width
         guard bytes.count >= scene.pixels.count * 4 else { return }
-        let settings = device?.withState { $0.exposure }
+        let height = scene.height
+        let settings = device?.withState { ($0.sensor.generation, $0.exposure.relativeExposure, $0.focus.blurRadius(height: height)) }
         exposed.withLock { exposed in
-            if let settings, settings.generation != exposed.generation {
-                exposed = (settings.generation, Self.expose(scene.pixels, by: settings.relativeExposure))
-                if let time { device?.exposureApplied(generation: settings.generation, at: time) }
+            if let (generation, gain, radius) = settings, generation != exposed.generation {
+                let blurred = Self.blur(scene.pixels, width: width, height: height, radius: radius)
+                exposed = (generation, Self.expose(blurred, by: gain))
+                if let time { device?.sensorApplied(generation: generation, at: time) }
             }
             exposed.pixels.withUnsafeBytes { source in
                 bytes.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: source.count)
@@ -60,6 +63,46 @@ final class VirtualCameraSensor: Sendable {
         for y in band {
             let start = (y * width + x0) * 4
             (bytes.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 255, count: rowBytes)
+        }
+    }
+
+    /// A box blur of `radius` pixels, horizontal then vertical, with running sums per channel.
+    static func blur(_ pixels: [UInt32], width: Int, height: Int, radius: Int) -> [UInt32] {
+        guard radius > 0 else { return pixels }
+        var output = pixels
+        var scratch = pixels
+        pixels.withUnsafeBufferPointer { source in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                boxPass(source, into: scratch, count: height, length: width, stride: 1, lineStride: width, radius: radius)
+            }
+        }
+        scratch.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { output in
+                boxPass(source, into: output, count: width, length: height, stride: width, lineStride: 1, radius: radius)
+            }
+        }
+        return output
+    }
+
+    /// One blur pass over `count` lines of `length` pixels; edges repeat the border pixel.
+    private static func boxPass(_ source: UnsafeBufferPointer<UInt32>, into output: UnsafeMutableBufferPointer<UInt32>,
+                                count: Int, length: Int, stride: Int, lineStride: Int, radius: Int) {
+        let window = UInt32(2 * radius + 1)
+        for line in 0..<count {
+            let base = line * lineStride
+            func pixel(_ index: Int) -> UInt32 { source[base + min(max(index, 0), length - 1) * stride] }
+            var sums: (UInt32, UInt32, UInt32) = (0, 0, 0)
+            for index in -radius...radius {
+                let word = pixel(index)
+                sums.0 += word & 0xFF; sums.1 += word >> 8 & 0xFF; sums.2 += word >> 16 & 0xFF
+            }
+            for index in 0..<length {
+                output[base + index * stride] = sums.0 / window | (sums.1 / window) << 8 | (sums.2 / window) << 16 | 0xFF00_0000
+                let leaving = pixel(index - radius), entering = pixel(index + radius + 1)
+                sums.0 = sums.0 + (entering & 0xFF) - (leaving & 0xFF)
+                sums.1 = sums.1 + (entering >> 8 & 0xFF) - (leaving >> 8 & 0xFF)
+                sums.2 = sums.2 + (entering >> 16 & 0xFF) - (leaving >> 16 & 0xFF)
+            }
         }
     }
 

@@ -1,0 +1,35 @@
+import Dispatch
+
+/// Changes to settings a sensor applies on a frame boundary, and the completion handlers
+/// waiting for the first frame that carries them.
+struct SensorUpdates {
+    /// Counts changes, so the sensor knows when to re-render and whom to tell.
+    private(set) var generation = 0
+    private var waiting: [(generation: Int, handler: @Sendable (CaptureTime) -> Void)] = []
+
+    /// Records a change; `handler` runs with the presentation time of the first frame with it.
+    mutating func changed(notifying handler: (@Sendable (CaptureTime) -> Void)?) {
+        generation += 1
+        if let handler { waiting.append((generation, handler)) }
+    }
+
+    /// Takes the handlers satisfied by a frame painted with settings of `generation`.
+    mutating func take(upTo generation: Int) -> [@Sendable (CaptureTime) -> Void] {
+        let ready = waiting.filter { $0.generation <= generation }.map(\.handler)
+        waiting.removeAll { $0.generation <= generation }
+        return ready
+    }
+}
+
+extension CaptureDevice {
+    /// Called by the sensor on the first frame painted with settings `generation`: completion
+    /// handlers get that frame's presentation time, on the device callback queue.
+    func sensorApplied(generation: Int, at time: CaptureTime) {
+        let ready = withState { $0.sensor.take(upTo: generation) }
+        guard !ready.isEmpty else { return }
+        CaptureDevice.callbacks.async { for handler in ready { handler(time) } }
+    }
+
+    /// Where device completion handlers run, in order.
+    static let callbacks = DispatchQueue(label: "capturekit.device.callbacks")
+}
