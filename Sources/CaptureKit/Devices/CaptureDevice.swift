@@ -39,6 +39,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
         var activeFrameRate: Double?
         var exposure = ExposureState()
         var focus = FocusState()
+        var zoom = ZoomState()
         var sensor = SensorUpdates()
     }
 

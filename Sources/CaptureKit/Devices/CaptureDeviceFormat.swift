@@ -40,10 +40,15 @@ extension CaptureDevice {
         /// The shortest and longest exposure the format allows.
         public var minExposureDuration: CaptureTime
         public var maxExposureDuration: CaptureTime
+        /// The largest zoom factor (1 where the format cannot zoom).
+        public var videoMaxZoomFactor: Double
+        /// Above this factor zoom is digital upscaling (1: all of it, for digital zoom).
+        public var videoZoomFactorUpscaleThreshold: Double
 
         public init(mediaType: MediaType = .video, pixelFormat: PixelFormat, width: Int, height: Int,
                     videoSupportedFrameRateRanges: [FrameRateRange], minISO: Float = 0, maxISO: Float = 0,
-                    minExposureDuration: CaptureTime = .zero, maxExposureDuration: CaptureTime = .zero) {
+                    minExposureDuration: CaptureTime = .zero, maxExposureDuration: CaptureTime = .zero,
+                    videoMaxZoomFactor: Double = 1, videoZoomFactorUpscaleThreshold: Double = 1) {
             self.mediaType = mediaType
             self.pixelFormat = pixelFormat
             self.width = width
@@ -53,6 +58,8 @@ extension CaptureDevice {
             self.maxISO = maxISO
             self.minExposureDuration = minExposureDuration
             self.maxExposureDuration = maxExposureDuration
+            self.videoMaxZoomFactor = videoMaxZoomFactor
+            self.videoZoomFactorUpscaleThreshold = videoZoomFactorUpscaleThreshold
         }
 
         /// The highest frame rate of any range.

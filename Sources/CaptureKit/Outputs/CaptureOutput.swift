@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A destination for a session's media (AVCaptureOutput): `StillImageOutput`, `VideoDataOutput`.
 public protocol CaptureOutput: AnyObject, Sendable {
     /// The connections feeding the output (one per input it takes media from).
@@ -19,6 +21,8 @@ protocol OutputNode: CaptureOutput {
     var kind: String { get }
     /// Sets the output's connections (the session owns them).
     func setConnections(_ connections: [CaptureConnection])
+    /// The session the output belongs to, told when settings change its branch.
+    var owner: SessionReference { get }
     /// The branch behind the input's tee, as a chain of elements named `prefix_…`.
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element]
     /// Installs probes and appsink handlers on the running branch. Called before PLAYING.
@@ -34,4 +38,21 @@ struct SourceFormat: Sendable, Equatable {
     var frameRate: Double
     /// The raw format entering the tee (after the decoder for compressed devices).
     var pixelFormat: PixelFormat
+}
+
+/// A weak reference from an output to its session: settings that change the output's branch
+/// make a running session rebuild its pipeline.
+final class SessionReference: Sendable {
+    private let session = Mutex<WeakSession>(WeakSession())
+
+    struct WeakSession {
+        weak var value: CaptureSession?
+    }
+
+    func set(_ value: CaptureSession?) { session.withLock { $0.value = value } }
+
+    /// Tells the session that the output's branch changed.
+    func branchChanged() {
+        session.withLock { $0.value }?.outputBranchChanged()
+    }
 }

@@ -40,6 +40,8 @@ public final class StillImageOutput: OutputNode, Observable {
     let callbackQueue = DispatchQueue(label: "capturekit.still-image-output")
     private let registrar = ObservationRegistrar()
 
+    let owner = SessionReference()
+
     public init() {}
 
     let mediaType = MediaType.video
@@ -60,8 +62,8 @@ public final class StillImageOutput: OutputNode, Observable {
     public var isStillImageStabilizationActive: Bool { false }
     public var automaticallyEnablesStillImageStabilizationWhenAvailable: Bool { true }
 
-    /// The encoding of stills. Changes apply when the session next builds its pipeline
-    /// (start, or a committed configuration).
+    /// The encoding of stills. A running session rebuilds its pipeline for a change (stills
+    /// waiting then fail with `captureCancelled`).
     public var outputSettings: StillImageSettings { state.withLock { $0.settings } }
 
     /// Validates and sets the encoding.
@@ -78,6 +80,7 @@ public final class StillImageOutput: OutputNode, Observable {
             }
         }
         state.withLock { $0.settings = settings }
+        owner.branchChanged()
     }
 
     /// Whether a still is being captured (observable).

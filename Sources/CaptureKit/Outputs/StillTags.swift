@@ -28,6 +28,7 @@ enum StillTags {
             "capturing-iso-speed=(int)\(Int(exposure.iso.rounded()))",
             "capturing-focal-ratio=(double)\(device.lensAperture)",
             "capturing-exposure-mode=(string)" + (exposure.mode == .custom || exposure.mode == .locked ? "manual-exposure" : "auto-exposure"),
+            "capturing-digital-zoom-ratio=(double)\(device.videoZoomFactor)",
         ]
     }
 

@@ -67,6 +67,8 @@ public final class VideoDataOutput: OutputNode {
     static let keptFrameLimit = 4
     private let keptFrames = DispatchSemaphore(value: VideoDataOutput.keptFrameLimit)
 
+    let owner = SessionReference()
+
     public init() {}
 
     let mediaType = MediaType.video
@@ -79,7 +81,7 @@ public final class VideoDataOutput: OutputNode {
     /// The pixel formats frames can be delivered in.
     public var availableVideoPixelFormatTypes: [PixelFormat] { [.bgra, .rgba, .nv12, .i420, .gray8] }
 
-    /// The delivery format; nil keeps the device's. Applies when the session next builds its pipeline.
+    /// The delivery format; nil keeps the device's. A running session rebuilds its pipeline for it.
     public var videoSettings: VideoSettings? { state.withLock { $0.settings } }
 
     /// Validates and sets the delivery format.
@@ -93,12 +95,16 @@ public final class VideoDataOutput: OutputNode {
                                   valid: "both width and height, each > 0, or neither")
         }
         state.withLock { $0.settings = settings }
+        owner.branchChanged()
     }
 
     /// Whether frames arriving while the delegate is busy are dropped (default true).
     public var alwaysDiscardsLateVideoFrames: Bool {
         get { state.withLock { $0.discardsLate } }
-        set { state.withLock { $0.discardsLate = newValue } }
+        set {
+            state.withLock { $0.discardsLate = newValue }
+            owner.branchChanged()
+        }
     }
 
     /// Sets the delegate (held weakly) and the queue its methods run on; nil stops delivery.

@@ -33,6 +33,11 @@ extension CaptureSession {
         mutateGraph { $0.preset = preset }
     }
 
+    /// An output's settings changed its branch: rebuild when running (after the batch, if one is open).
+    func outputBranchChanged() {
+        mutateGraph { _ in }
+    }
+
     var videoDevices: [CaptureDevice] {
         state.withLock { $0.inputs.compactMap { ($0 as? CaptureDeviceInput)?.device } }
     }

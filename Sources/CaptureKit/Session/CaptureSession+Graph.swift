@@ -45,6 +45,7 @@ extension CaptureSession {
     /// Adds an output and connects it to the first input with a video port.
     public func addOutput(_ output: any CaptureOutput) throws(CaptureError) {
         let node = try checkAddOutput(output)
+        node.owner.set(self)
         mutateGraph { state in
             state.outputs.append(node)
             if let port = state.inputs.lazy.flatMap(\.ports).first(where: { $0.mediaType == node.mediaType }) {
@@ -57,6 +58,7 @@ extension CaptureSession {
     /// Adds an output without forming connections.
     public func addOutputWithNoConnections(_ output: any CaptureOutput) throws(CaptureError) {
         let node = try checkAddOutput(output)
+        node.owner.set(self)
         mutateGraph { $0.outputs.append(node) }
     }
 
@@ -67,6 +69,7 @@ extension CaptureSession {
             state.outputs.removeAll { $0 === output }
             state.connections.removeAll { $0.output === output }
             (output as? any OutputNode)?.setConnections([])
+            (output as? any OutputNode)?.owner.set(nil)
         }
     }
 

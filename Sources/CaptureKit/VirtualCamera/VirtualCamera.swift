@@ -16,7 +16,8 @@ enum VirtualCamera {
         CaptureDevice.Format(pixelFormat: .bgra, width: size.0, height: size.1, videoSupportedFrameRateRanges: [
             .init(minFrameRate: 1, maxFrameRate: size.0 * size.1 > 1280 * 720 ? 30 : 60),
         ], minISO: 50, maxISO: 3200,
-        minExposureDuration: CaptureTime(value: 1, timescale: 8000), maxExposureDuration: CaptureTime(value: 1, timescale: 30))
+        minExposureDuration: CaptureTime(value: 1, timescale: 8000), maxExposureDuration: CaptureTime(value: 1, timescale: 30),
+        videoMaxZoomFactor: 16)
     }
 
     static let back = make(position: .back)

@@ -46,10 +46,13 @@ final class VirtualCameraSensor: Sendable {
         let width = scene.width
         guard bytes.count >= scene.pixels.count * 4 else { return }
         let height = scene.height
-        let settings = device?.withState { ($0.sensor.generation, $0.exposure.relativeExposure, $0.focus.blurRadius(height: height)) }
+        let settings = device?.withState {
+            ($0.sensor.generation, $0.exposure.relativeExposure, $0.focus.blurRadius(height: height), $0.zoom.factor)
+        }
         exposed.withLock { exposed in
-            if let (generation, gain, radius) = settings, generation != exposed.generation {
-                let blurred = Self.blur(scene.pixels, width: width, height: height, radius: radius)
+            if let (generation, gain, radius, zoom) = settings, generation != exposed.generation {
+                let zoomed = Self.zoom(scene.pixels, width: width, height: height, factor: zoom)
+                let blurred = Self.blur(zoomed, width: width, height: height, radius: radius)
                 exposed = (generation, Self.expose(blurred, by: gain))
                 if let time { device?.sensorApplied(generation: generation, at: time) }
             }
@@ -64,6 +67,23 @@ final class VirtualCameraSensor: Sendable {
             let start = (y * width + x0) * 4
             (bytes.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 255, count: rowBytes)
         }
+    }
+
+    /// Digital zoom: the centre 1/`factor` of the frame scaled up to the whole frame (nearest
+    /// pixel), so output pixel (x, y) shows scene pixel (cx + (x − cx) / factor, cy + (y − cy) / factor).
+    static func zoom(_ pixels: [UInt32], width: Int, height: Int, factor: Double) -> [UInt32] {
+        guard factor > 1 else { return pixels }
+        let columns = (0..<width).map { Int((Double(width) / 2 + (Double($0) - Double(width) / 2) / factor).rounded(.down)) }
+        var output = pixels
+        pixels.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { output in
+                for y in 0..<height {
+                    let sourceRow = Int((Double(height) / 2 + (Double(y) - Double(height) / 2) / factor).rounded(.down)) * width
+                    for x in 0..<width { output[y * width + x] = source[sourceRow + columns[x]] }
+                }
+            }
+        }
+        return output
     }
 
     /// A box blur of `radius` pixels, horizontal then vertical, with running sums per channel.
