@@ -90,3 +90,37 @@ struct ExposureTests {
         #expect(device.activeFormat.minISO == 50 && device.activeFormat.maxISO == 3200)
     }
 }
+
+@Suite("Torch", .serialized)
+struct TorchTests {
+    @Test("the back camera's torch adds light in proportion to its level; the front camera has none")
+    func torch() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let frames = VideoDataOutput()
+        let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames])
+        let stream = frames.sampleBuffers(bufferingNewest: 256)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        #expect(device.hasTorch && !CaptureDevice.find(virtual: .front).hasTorch)
+        #expect(throws: CaptureError.notLocked(device: "virtual:back")) { try device.setTorchModeOn(level: 0.5) }
+        try device.lockForConfiguration()
+        defer {
+            try? device.setTorchMode(.off)
+            device.unlockForConfiguration()
+        }
+        try device.setTorchModeOn(level: 0.5)
+        #expect(device.isTorchActive && device.torchMode == .on && device.torchLevel == 0.5)
+        let changed = try #require(test.session.runtime?.pipeline.runningTime)
+        var iterator = stream.makeAsyncIterator()
+        var latest = try #require(await iterator.next())
+        while latest.presentationTime.nanoseconds < Int64(changed) + 40_000_000 { latest = try #require(await iterator.next()) }
+        #expect(try ExposureTests.patchLevel(latest, index: 2) == 153, "gray 102 under a half torch")
+        #expect(throws: CaptureError.self) { try device.setTorchModeOn(level: 1.5) }
+        #expect(throws: CaptureError.unsupported(feature: "torch", device: "virtual:front")) {
+            let front = CaptureDevice.find(virtual: .front)
+            try front.lockForConfiguration()
+            defer { front.unlockForConfiguration() }
+            try front.setTorchModeOn(level: 1)
+        }
+    }
+}

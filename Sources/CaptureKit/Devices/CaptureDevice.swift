@@ -40,6 +40,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
         var exposure = ExposureState()
         var focus = FocusState()
         var zoom = ZoomState()
+        var torch = TorchState()
         var sensor = SensorUpdates()
     }
 

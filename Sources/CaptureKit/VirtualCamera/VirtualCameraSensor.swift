@@ -6,7 +6,7 @@ import Synchronization
 /// Threading: the probe runs on the `videotestsrc` streaming thread, once per frame, before the
 /// frame reaches any output. It reads the device's settings; when they changed since the last
 /// frame it re-renders the scene through the simulated optics (lens blur by distance from the
-/// in-focus position, exposure gain) and tells the device which frame (presentation time) first
+/// in-focus position, digital zoom, exposure and torch light) and tells the device which frame (presentation time) first
 /// carries them, so completion handlers get an exact `syncTime`. Then it copies the rendered
 /// scene into the buffer in place and draws the moving square.
 final class VirtualCameraSensor: Sendable {
@@ -47,7 +47,7 @@ final class VirtualCameraSensor: Sendable {
         guard bytes.count >= scene.pixels.count * 4 else { return }
         let height = scene.height
         let settings = device?.withState {
-            ($0.sensor.generation, $0.exposure.relativeExposure, $0.focus.blurRadius(height: height), $0.zoom.factor)
+            ($0.sensor.generation, $0.exposure.relativeExposure * $0.torch.gain, $0.focus.blurRadius(height: height), $0.zoom.factor)
         }
         exposed.withLock { exposed in
             if let (generation, gain, radius, zoom) = settings, generation != exposed.generation {

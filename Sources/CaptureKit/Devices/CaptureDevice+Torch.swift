@@ -1,0 +1,65 @@
+extension CaptureDevice {
+    /// The torch's mode (AVCaptureDevice.TorchMode).
+    public enum TorchMode: Int, Sendable, Hashable, CaseIterable {
+        case off, on, auto
+    }
+
+    /// The brightest level `setTorchModeOn(level:)` accepts (AVCaptureMaxAvailableTorchLevel).
+    public static let maxAvailableTorchLevel: Float = 1
+
+    /// Whether the device has a torch: the virtual back camera does (V4L2 cameras once their
+    /// LED controls are wired).
+    public var hasTorch: Bool { source == .virtual && position == .back }
+
+    /// Whether the torch can be used now.
+    public var isTorchAvailable: Bool { hasTorch }
+
+    /// Whether the torch is lit.
+    public var isTorchActive: Bool { withState { $0.torch.level > 0 } }
+
+    /// Whether the torch offers `mode` (auto needs a light meter: not yet).
+    public func isTorchModeSupported(_ mode: TorchMode) -> Bool { hasTorch && mode != .auto }
+
+    /// The torch mode.
+    public var torchMode: TorchMode { withState { $0.torch.mode } }
+
+    /// The torch level, 0 … 1.
+    public var torchLevel: Float { withState { $0.torch.level } }
+
+    /// Turns the torch off or on (at full level); needs the configuration lock.
+    public func setTorchMode(_ mode: TorchMode) throws(CaptureError) {
+        if mode == .on {
+            try setTorchModeOn(level: Self.maxAvailableTorchLevel)
+            return
+        }
+        try requireConfigurationLock()
+        guard isTorchModeSupported(mode) else { throw .unsupported(feature: "torch mode \(mode)", device: uniqueID) }
+        withState { state in
+            state.torch = TorchState(mode: mode, level: 0)
+            state.sensor.changed(notifying: nil)
+        }
+    }
+
+    /// Lights the torch at `level` (0 < level ≤ 1); needs the configuration lock. The virtual
+    /// torch adds light in proportion to the level, from the next frame on.
+    public func setTorchModeOn(level: Float) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard hasTorch else { throw .unsupported(feature: "torch", device: uniqueID) }
+        guard level > 0 && level <= Self.maxAvailableTorchLevel else {
+            throw .outOfRange(name: "torch level", value: Double(level), range: Double(Float.ulpOfOne)...Double(Self.maxAvailableTorchLevel))
+        }
+        withState { state in
+            state.torch = TorchState(mode: .on, level: level)
+            state.sensor.changed(notifying: nil)
+        }
+    }
+}
+
+/// Torch settings a device holds.
+struct TorchState {
+    var mode = CaptureDevice.TorchMode.off
+    var level: Float = 0
+
+    /// Light on the scene relative to the scene's own: a full torch doubles it.
+    var gain: Double { 1 + Double(level) }
+}
