@@ -62,6 +62,24 @@ struct CaptureCommandTests {
         #expect(try exif(file, "ImageWidth") == "640")
     }
 
+    @Test("snap applies exposure, zoom and focus controls, and reports out-of-range values")
+    func snapControls() throws {
+        let file = try scratchDirectory().appendingPathComponent("controls.jpg")
+        let result = try launch("capture", ["snap", "-d", "virtual", "--preset", "cif352x288", "-o", file.path,
+                                            "--iso", "200", "--shutter", "1/60", "--zoom", "2", "--lens", "0.2", "--torch", "0.5"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try exif(file, "ISO") == "200")
+        #expect(try exif(file, "ExposureTime").hasPrefix("0.0166"))
+        #expect(try exif(file, "DigitalZoomRatio") == "2")
+        let tooHigh = try launch("capture", ["snap", "-d", "virtual", "--iso", "9000", "-o", file.path])
+        #expect(tooHigh.status == 1)
+        #expect(tooHigh.error.contains("ISO 9000.0 is out of range 50.0...3200.0"))
+        let noTorch = try launch("capture", ["snap", "-d", "virtual-front", "--torch", "1", "-o", file.path])
+        #expect(noTorch.status == 1)
+        #expect(noTorch.error.contains("'virtual:front' does not support torch"))
+        #expect(try launch("capture", ["snap", "--shutter", "fast"]).status == 2)
+    }
+
     @Test("snap --format nv12 writes the bare frame")
     func snapRaw() throws {
         let file = try scratchDirectory().appendingPathComponent("frame.nv12")

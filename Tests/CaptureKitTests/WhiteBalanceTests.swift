@@ -27,7 +27,7 @@ struct WhiteBalanceTests {
     // MARK: Published values
 
     @Test("illuminant A is the Planckian radiator at 2856 K, on the locus")
-    func illuminantA() {
+    func publishedIlluminantA() {
         let xy = Math.chromaticity(forTemperature: 2856, tint: 0)
         // Published (0.44757, 0.40745); the 5 nm sum gives (0.44754, 0.40743).
         #expect(distance(xy, Self.illuminantA) < 1e-4)
@@ -37,7 +37,7 @@ struct WhiteBalanceTests {
     }
 
     @Test("D65 is about 6504 K and lies above the locus: positive (green) tint")
-    func d65() {
+    func publishedD65() {
         let values = Math.temperatureAndTint(for: Self.d65)
         #expect(abs(values.temperature - 6504) < 15)
         // D65's Δuv is +0.0032 (above the locus, towards green), so tint = 3000 × 0.0032 ≈ +9.6.
@@ -45,7 +45,7 @@ struct WhiteBalanceTests {
     }
 
     @Test("D50 is about 5003 K, also slightly green")
-    func d50() {
+    func publishedD50() {
         let values = Math.temperatureAndTint(for: Self.d50)
         #expect(abs(values.temperature - 5003) < 15)
         #expect(values.tint > 9 && values.tint < 10.3) // Δuv ≈ +0.0032

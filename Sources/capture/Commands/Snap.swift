@@ -27,6 +27,8 @@ struct Snap: AsyncParsableCommand {
     @Option(help: "jpeg | bgra | nv12 (raw formats write the bare frame).")
     var format: StillFormatOption = .jpeg
 
+    @OptionGroup var controls: ControlOptions
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -46,6 +48,7 @@ struct Snap: AsyncParsableCommand {
         try session.setSessionPreset(preset)
         try session.addInput(CaptureDeviceInput(device: camera))
         try session.addOutput(still)
+        try controls.apply(to: camera)
         guard let connection = still.connection(with: .video) else {
             throw RuntimeFailure(message: "no video connection to \(camera.uniqueID)")
         }

@@ -1,0 +1,70 @@
+import ArgumentParser
+import CaptureKit
+
+/// Device controls a command can set before capturing (`capture snap`).
+struct ControlOptions: ParsableArguments {
+    @Option(help: "ISO (custom exposure), e.g. 400.")
+    var iso: Float?
+
+    @Option(help: "Exposure duration (custom exposure): 1/60 or seconds, e.g. 0.02.")
+    var shutter: ShutterSpeed?
+
+    @Option(help: "Lens position 0.0 (near) - 1.0 (far); locks focus there.")
+    var lens: Float?
+
+    @Option(help: "Focus mode: auto | continuous | locked.")
+    var focus: FocusOption?
+
+    @Option(help: "Zoom factor, e.g. 2 (digital zoom where the camera has no optical zoom).")
+    var zoom: Double?
+
+    @Option(help: "Torch level 0.0-1.0 (0 turns it off).")
+    var torch: Float?
+
+    var isEmpty: Bool { iso == nil && shutter == nil && lens == nil && focus == nil && zoom == nil && torch == nil }
+
+    /// Applies the controls under the device's configuration lock; unsupported ones and values
+    /// out of range fail with CaptureKit's error, which names the value and the valid range.
+    func apply(to device: CaptureDevice) throws(CaptureError) {
+        guard !isEmpty else { return }
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        if let focus {
+            switch focus {
+            case .auto: try device.setFocusMode(.autoFocus)
+            case .continuous: try device.setFocusMode(.continuousAutoFocus)
+            case .locked: try device.setFocusModeLocked(lensPosition: lens ?? CaptureDevice.currentLensPosition)
+            }
+        }
+        if let lens, focus != .locked { try device.setFocusModeLocked(lensPosition: lens) }
+        if iso != nil || shutter != nil {
+            try device.setExposureModeCustom(duration: shutter?.time ?? CaptureDevice.currentExposureDuration,
+                                             iso: iso ?? CaptureDevice.currentISO)
+        }
+        if let zoom { try device.setVideoZoomFactor(zoom) }
+        if let torch {
+            if torch == 0 { try device.setTorchMode(.off) } else { try device.setTorchModeOn(level: torch) }
+        }
+    }
+}
+
+/// `--focus` values.
+enum FocusOption: String, ExpressibleByArgument, CaseIterable {
+    case auto, continuous, locked
+}
+
+/// `--shutter 1/60` or `--shutter 0.02`.
+struct ShutterSpeed: ExpressibleByArgument {
+    var time: CaptureTime
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/")
+        if parts.count == 2, let numerator = Int64(parts[0]), let denominator = Int32(parts[1]), numerator > 0, denominator > 0 {
+            time = CaptureTime(value: numerator, timescale: denominator)
+        } else if parts.count == 1, let seconds = Double(argument), seconds > 0 {
+            time = CaptureTime(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000)
+        } else {
+            return nil
+        }
+    }
+}
