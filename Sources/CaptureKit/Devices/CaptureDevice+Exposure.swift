@@ -1,3 +1,5 @@
+import Foundation
+
 extension CaptureDevice {
     /// How exposure is set (AVCaptureDevice.ExposureMode).
     public enum ExposureMode: Int, Sendable, Hashable, CaseIterable {
@@ -92,9 +94,48 @@ struct ExposureState {
     var mode = CaptureDevice.ExposureMode.continuousAutoExposure
     var duration = meteredDuration
     var iso = meteredISO
+    /// A bracket image's exposure, in force while that image is taken.
+    var override: ExposureOverride?
+
+    /// The exposure frames are taken with now: the device's, or a bracket image's.
+    var effective: (duration: CaptureTime, iso: Float, bias: Float) {
+        override?.resolve(self) ?? (duration, iso, 0)
+    }
 
     /// Light gathered relative to the metered exposure: duration × ISO.
     var relativeExposure: Double {
-        duration.seconds * Double(iso) / (Self.meteredDuration.seconds * Double(Self.meteredISO))
+        let (duration, iso, _) = effective
+        return duration.seconds * Double(iso) / (Self.meteredDuration.seconds * Double(Self.meteredISO))
+    }
+}
+
+/// A bracket image's exposure, overriding the device's for that image only.
+enum ExposureOverride: Sendable, Equatable {
+    /// The metered exposure offset by `bias` EV.
+    case bias(Float)
+    /// A duration and ISO (`currentExposureDuration` / `currentISO` keep the device's).
+    case manual(duration: CaptureTime, iso: Float)
+
+    /// The exposure duration, ISO and bias this override gives, from the device's `base`.
+    func resolve(_ base: ExposureState) -> (duration: CaptureTime, iso: Float, bias: Float) {
+        switch self {
+        case .bias(let bias):
+            let seconds = ExposureState.meteredDuration.seconds * pow(2, Double(bias))
+            return (CaptureTime(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000), ExposureState.meteredISO, bias)
+        case .manual(let duration, let iso):
+            return (duration.timescale == 0 ? base.duration : duration, iso == CaptureDevice.currentISO ? base.iso : iso, 0)
+        }
+    }
+}
+
+extension CaptureDevice {
+    /// Sets (or clears) a bracket override and waits for the first frame exposed with it.
+    func applyBracketOverride(_ override: ExposureOverride?) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            withState { state in
+                state.exposure.override = override
+                state.sensor.changed { _ in continuation.resume() }
+            }
+        }
     }
 }

@@ -22,10 +22,11 @@ enum StillTags {
     static func exposureFields(_ device: CaptureDevice) -> [String] {
         guard device.source == .virtual else { return [] }
         let exposure = device.withState { $0.exposure }
-        let duration = exposure.duration
+        let (duration, iso, bias) = exposure.effective
         return [
             "capturing-shutter-speed=(fraction)\(duration.value)/\(duration.timescale)",
-            "capturing-iso-speed=(int)\(Int(exposure.iso.rounded()))",
+            "capturing-iso-speed=(int)\(Int(iso.rounded()))",
+            "capturing-exposure-compensation=(double)\(bias)",
             "capturing-focal-ratio=(double)\(device.lensAperture)",
             "capturing-exposure-mode=(string)" + (exposure.mode == .custom || exposure.mode == .locked ? "manual-exposure" : "auto-exposure"),
             "capturing-digital-zoom-ratio=(double)\(device.videoZoomFactor)",

@@ -1,0 +1,80 @@
+extension StillImageOutput {
+    /// The most images one bracket may hold.
+    public var maxBracketedCaptureStillImageCount: Int { 8 }
+
+    /// Checks a bracket and readies the device for it; `completionHandler` gets whether it is
+    /// ready, or the error that `captureStillImageBracket` would throw, on a CaptureKit queue.
+    public func prepareToCaptureStillImageBracket(from connection: CaptureConnection,
+                                                  withSettingsArray settings: [any BracketedStillImageSettings],
+                                                  completionHandler: @escaping @Sendable (Bool, CaptureError?) -> Void) {
+        do throws(CaptureError) {
+            _ = try bracketPlan(connection, settings)
+            CaptureDevice.callbacks.async { completionHandler(true, nil) }
+        } catch {
+            CaptureDevice.callbacks.async { completionHandler(false, error) }
+        }
+    }
+
+    /// Captures one still per settings, in order. Each overrides the device's exposure for its
+    /// image only (the device's own settings return after the bracket); the handler runs once
+    /// per image, in order, with the settings it used, on a CaptureKit thread. Throws at once for
+    /// an empty or mixed bracket, more than `maxBracketedCaptureStillImageCount` images, values
+    /// out of range, a device without manual exposure, or an inactive connection.
+    public func captureStillImageBracket(from connection: CaptureConnection,
+                                         withSettingsArray settings: [any BracketedStillImageSettings],
+                                         completionHandler: @escaping @Sendable (SampleBuffer?, (any BracketedStillImageSettings)?, CaptureError?) -> Void) throws(CaptureError) {
+        let (device, overrides) = try bracketPlan(connection, settings)
+        Task {
+            for (setting, override) in zip(settings, overrides) {
+                await device.applyBracketOverride(override)
+                do {
+                    let sample = try await captureStillImage(from: connection)
+                    completionHandler(sample, setting, nil)
+                } catch {
+                    completionHandler(nil, setting, error as? CaptureError ?? .captureCancelled)
+                }
+            }
+            await device.applyBracketOverride(nil)
+        }
+    }
+
+    /// Validates a bracket: its device, connection, kinds, count and values.
+    private func bracketPlan(_ connection: CaptureConnection, _ settings: [any BracketedStillImageSettings])
+        throws(CaptureError) -> (CaptureDevice, [ExposureOverride]) {
+        guard connections.contains(where: { $0 === connection }), connection.isEnabled, connection.isActive,
+              let device = connection.device else {
+            throw .inactiveConnection("\(connection)")
+        }
+        guard !settings.isEmpty, settings.count <= maxBracketedCaptureStillImageCount else {
+            throw .invalidSetting(name: "bracket size", value: "\(settings.count)", valid: "1...\(maxBracketedCaptureStillImageCount)")
+        }
+        let autos = settings.compactMap { $0 as? AutoExposureBracketedStillImageSettings }
+        let manuals = settings.compactMap { $0 as? ManualExposureBracketedStillImageSettings }
+        guard autos.count == settings.count || manuals.count == settings.count else {
+            throw .invalidSetting(name: "bracket", value: "mixed settings", valid: "all AutoExposure… or all ManualExposure…BracketedStillImageSettings")
+        }
+        guard device.isExposureModeSupported(.custom) else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
+        let format = device.activeFormat
+        var overrides: [ExposureOverride] = []
+        for auto in autos {
+            guard (-8...8).contains(auto.exposureTargetBias) else {
+                throw .outOfRange(name: "exposure target bias", value: Double(auto.exposureTargetBias), range: -8...8)
+            }
+            overrides.append(.bias(auto.exposureTargetBias))
+        }
+        for manual in manuals {
+            if manual.exposureDuration.timescale != 0 {
+                let range = format.minExposureDuration.seconds...format.maxExposureDuration.seconds
+                guard range.contains(manual.exposureDuration.seconds) else {
+                    throw .outOfRange(name: "exposure duration", value: manual.exposureDuration.seconds, range: range)
+                }
+            }
+            if manual.iso != CaptureDevice.currentISO {
+                let range = Double(format.minISO)...Double(format.maxISO)
+                guard range.contains(Double(manual.iso)) else { throw .outOfRange(name: "ISO", value: Double(manual.iso), range: range) }
+            }
+            overrides.append(.manual(duration: manual.exposureDuration, iso: manual.iso))
+        }
+        return (device, overrides)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import CaptureKit
+
+@Suite("Bracketed capture", .serialized)
+struct BracketTests {
+    @Test("a -2/0/+2 EV bracket gets strictly brighter, in order, and leaves the device's exposure alone")
+    func autoBracket() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let still = StillImageOutput()
+        try still.setOutputSettings(.uncompressed(.bgra))
+        let test = try TestSession(preset: .cif352x288, device: device, outputs: [still])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let connection = try #require(still.connection(with: .video))
+        let settings = [-2, 0, 2].map { AutoExposureBracketedStillImageSettings(exposureTargetBias: Float($0)) }
+        let results = AsyncStream<(Float, Int)>.makeStream()
+        try still.captureStillImageBracket(from: connection, withSettingsArray: settings) { sample, setting, error in
+            #expect(error == nil)
+            let bias = (setting as? AutoExposureBracketedStillImageSettings)?.exposureTargetBias ?? .nan
+            let level = (try? sample.map { try ExposureTests.patchLevel($0, index: 1) }) ?? -1
+            results.continuation.yield((bias, level))
+        }
+        var seen: [(Float, Int)] = []
+        for await result in results.stream {
+            seen.append(result)
+            if seen.count == 3 { break }
+        }
+        #expect(seen.map(\.0) == [-2, 0, 2])
+        #expect(seen[0].1 < seen[1].1 && seen[1].1 < seen[2].1, "\(seen)")
+        #expect(seen[1].1 == 51, "the 0 EV image is the metered exposure")
+        // The device's own exposure is untouched, and frames return to it.
+        #expect(device.exposureMode == .continuousAutoExposure)
+        for _ in 0..<50 where device.withState({ $0.exposure.override }) != nil { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(device.withState { $0.exposure.override } == nil)
+        let after = try await still.captureStillImage(from: connection)
+        #expect(try ExposureTests.patchLevel(after, index: 1) == 51)
+    }
+
+    @Test("manual bracket images carry their own exposure in EXIF")
+    func manualBracketExif() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let still = StillImageOutput()
+        let test = try TestSession(preset: .cif352x288, device: device, outputs: [still])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let connection = try #require(still.connection(with: .video))
+        let settings = [ManualExposureBracketedStillImageSettings(exposureDuration: CaptureTime(value: 1, timescale: 250), iso: 400),
+                        ManualExposureBracketedStillImageSettings(exposureDuration: CaptureTime(value: 1, timescale: 60), iso: 100)]
+        let directory = try temporaryDirectory()
+        let files = AsyncStream<URL>.makeStream()
+        let index = Atomic<Int>(0)
+        try still.captureStillImageBracket(from: connection, withSettingsArray: settings) { sample, _, _ in
+            let file = directory.appendingPathComponent("bracket-\(index.add(1, ordering: .relaxed).newValue).jpg")
+            if let sample, let data = try? StillImageOutput.jpegStillImageData(from: sample) { try? data.write(to: file) }
+            files.continuation.yield(file)
+        }
+        var written: [URL] = []
+        for await file in files.stream {
+            written.append(file)
+            if written.count == 2 { break }
+        }
+        let first = try exifTags(written[0], ["ExposureTime", "ISO"]), second = try exifTags(written[1], ["ExposureTime", "ISO"])
+        #expect(first["ExposureTime"] == "0.004" && first["ISO"] == "400", "\(first)")
+        #expect(second["ISO"] == "100" && second["ExposureTime"]?.hasPrefix("0.0166") == true, "\(second)")
+    }
+
+    @Test("mixed kinds, too many images and out-of-range values are errors")
+    func bracketMisuse() async throws {
+        let still = StillImageOutput()
+        let test = try TestSession(preset: .cif352x288, outputs: [still])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let connection = try #require(still.connection(with: .video))
+        let mixed: [any BracketedStillImageSettings] = [AutoExposureBracketedStillImageSettings(exposureTargetBias: 0),
+                                                         ManualExposureBracketedStillImageSettings(exposureDuration: CaptureDevice.currentExposureDuration, iso: 100)]
+        #expect(throws: CaptureError.invalidSetting(name: "bracket", value: "mixed settings",
+                                                    valid: "all AutoExposure… or all ManualExposure…BracketedStillImageSettings")) {
+            try still.captureStillImageBracket(from: connection, withSettingsArray: mixed) { _, _, _ in }
+        }
+        let tooMany = (0..<9).map { _ in AutoExposureBracketedStillImageSettings(exposureTargetBias: 0) }
+        #expect(throws: CaptureError.invalidSetting(name: "bracket size", value: "9", valid: "1...8")) {
+            try still.captureStillImageBracket(from: connection, withSettingsArray: tooMany) { _, _, _ in }
+        }
+        let badISO = [ManualExposureBracketedStillImageSettings(exposureDuration: CaptureDevice.currentExposureDuration, iso: 10)]
+        #expect(throws: CaptureError.outOfRange(name: "ISO", value: 10, range: 50...3200)) {
+            try still.captureStillImageBracket(from: connection, withSettingsArray: badISO) { _, _, _ in }
+        }
+        let prepared = AsyncStream<Bool>.makeStream()
+        still.prepareToCaptureStillImageBracket(from: connection, withSettingsArray: tooMany) { ready, _ in prepared.continuation.yield(ready) }
+        var iterator = prepared.stream.makeAsyncIterator()
+        #expect(await iterator.next() == false)
+    }
+}
