@@ -80,6 +80,17 @@ struct CaptureCommandTests {
         #expect(try launch("capture", ["snap", "--shutter", "fast"]).status == 2)
     }
 
+    @Test("snap --bracket writes one numbered file per EV value, each with its exposure")
+    func snapBracket() throws {
+        let directory = try scratchDirectory()
+        let result = try launch("capture", ["snap", "-d", "virtual", "--preset", "cif352x288", "--bracket=-2,0,2",
+                                            "-o", directory.appendingPathComponent("b.jpg").path])
+        #expect(result.status == 0, "\(result.error)")
+        let paths = (1...3).map { directory.appendingPathComponent("b-\($0).jpg").path }
+        #expect(result.output == paths.map { $0 + "\n" }.joined())
+        #expect(try paths.map { try exif(URL(fileURLWithPath: $0), "ExposureCompensation") } == ["-2", "0", "2"])
+    }
+
     @Test("snap --format nv12 writes the bare frame")
     func snapRaw() throws {
         let file = try scratchDirectory().appendingPathComponent("frame.nv12")

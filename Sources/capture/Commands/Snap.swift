@@ -27,6 +27,9 @@ struct Snap: AsyncParsableCommand {
     @Option(help: "jpeg | bgra | nv12 (raw formats write the bare frame).")
     var format: StillFormatOption = .jpeg
 
+    @Option(help: "Exposure bracket in EV, e.g. -2,0,2: writes NAME-1.EXT, NAME-2.EXT … and prints each path.")
+    var bracket: EVList?
+
     @OptionGroup var controls: ControlOptions
 
     @OptionGroup var global: GlobalOptions
@@ -56,27 +59,66 @@ struct Snap: AsyncParsableCommand {
         if mirrored { connection.isVideoMirrored = true }
         if global.verbose { FileHandle.standardError.write(Data("pipeline: \(session.pipelineDescription)\n".utf8)) }
         try await session.startRunning()
-        let sample: SampleBuffer
+        let samples: [SampleBuffer]
         do {
-            sample = try await still.captureStillImage(from: connection)
+            if let bracket {
+                samples = try await capture(bracket: bracket.values, still, connection)
+            } else {
+                samples = [try await still.captureStillImage(from: connection)]
+            }
         } catch {
             await session.stopRunning()
             throw error
         }
         await session.stopRunning()
-        let data: Data
-        if format == .jpeg {
-            data = try StillImageOutput.jpegStillImageData(from: sample)
-        } else {
-            data = try sample.withUnsafeBytes { Data($0) }
+        for (index, sample) in samples.enumerated() {
+            let path = bracket == nil ? output : Self.numbered(output, index + 1)
+            try write(sample, to: path)
+            print(URL(fileURLWithPath: path).path)
         }
-        let url = URL(fileURLWithPath: output)
+    }
+
+    /// Captures an auto-exposure bracket, one sample per EV value, in order.
+    private func capture(bracket: [Float], _ still: StillImageOutput, _ connection: CaptureConnection) async throws -> [SampleBuffer] {
+        let settings = bracket.map { AutoExposureBracketedStillImageSettings(exposureTargetBias: $0) }
+        let (stream, continuation) = AsyncStream<Result<SampleBuffer, CaptureError>>.makeStream()
+        try still.captureStillImageBracket(from: connection, withSettingsArray: settings) { sample, _, error in
+            continuation.yield(sample.map { .success($0) } ?? .failure(error ?? .captureCancelled))
+        }
+        var samples: [SampleBuffer] = []
+        for await result in stream {
+            samples.append(try result.get())
+            if samples.count == settings.count { break }
+        }
+        return samples
+    }
+
+    private func write(_ sample: SampleBuffer, to path: String) throws {
+        let data = format == .jpeg ? try StillImageOutput.jpegStillImageData(from: sample) : try sample.withUnsafeBytes { Data($0) }
         do {
-            try data.write(to: url)
+            try data.write(to: URL(fileURLWithPath: path))
         } catch {
-            throw RuntimeFailure(message: "cannot write \(output): \(error.localizedDescription)")
+            throw RuntimeFailure(message: "cannot write \(path): \(error.localizedDescription)")
         }
-        print(url.path)
+    }
+
+    /// "photo.jpg", 2 → "photo-2.jpg".
+    static func numbered(_ path: String, _ index: Int) -> String {
+        let url = URL(fileURLWithPath: path)
+        let ext = url.pathExtension
+        let base = url.deletingPathExtension().path
+        return ext.isEmpty ? "\(base)-\(index)" : "\(base)-\(index).\(ext)"
+    }
+}
+
+/// `--bracket -2,0,2`.
+struct EVList: ExpressibleByArgument {
+    var values: [Float]
+
+    init?(argument: String) {
+        let values = argument.split(separator: ",").map { Float($0.trimmingCharacters(in: .whitespaces)) }
+        guard !values.isEmpty, values.allSatisfy({ $0 != nil }) else { return nil }
+        self.values = values.compactMap { $0 }
     }
 }
 
