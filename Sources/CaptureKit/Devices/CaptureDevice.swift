@@ -41,6 +41,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
         var focus = FocusState()
         var zoom = ZoomState()
         var torch = TorchState()
+        var whiteBalance = WhiteBalanceState()
         var sensor = SensorUpdates()
     }
 

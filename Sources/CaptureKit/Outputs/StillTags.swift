@@ -17,7 +17,7 @@ enum StillTags {
         return "taglist, " + fields.joined(separator: ", ")
     }
 
-    /// ExposureTime, ISO, FNumber and exposure mode, where the device knows them (the virtual
+    /// ExposureTime, ISO, FNumber, exposure mode, zoom and white balance mode, where the device knows them (the virtual
     /// camera always does; V4L2 cameras once their exposure controls are read).
     static func exposureFields(_ device: CaptureDevice) -> [String] {
         guard device.source == .virtual else { return [] }
@@ -30,6 +30,7 @@ enum StillTags {
             "capturing-focal-ratio=(double)\(device.lensAperture)",
             "capturing-exposure-mode=(string)" + (exposure.mode == .custom || exposure.mode == .locked ? "manual-exposure" : "auto-exposure"),
             "capturing-digital-zoom-ratio=(double)\(device.videoZoomFactor)",
+            "capturing-white-balance=(string)" + (device.whiteBalanceMode == .locked ? "manual" : "auto"),
         ]
     }
 

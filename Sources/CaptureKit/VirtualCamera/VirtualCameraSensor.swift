@@ -6,7 +6,8 @@ import Synchronization
 /// Threading: the probe runs on the `videotestsrc` streaming thread, once per frame, before the
 /// frame reaches any output. It reads the device's settings; when they changed since the last
 /// frame it re-renders the scene through the simulated optics (lens blur by distance from the
-/// in-focus position, digital zoom, exposure and torch light) and tells the device which frame (presentation time) first
+/// in-focus position, digital zoom, exposure, torch light, the scene's light colour and the
+/// white-balance gains) and tells the device which frame (presentation time) first
 /// carries them, so completion handlers get an exact `syncTime`. Then it copies the rendered
 /// scene into the buffer in place and draws the moving square.
 final class VirtualCameraSensor: Sendable {
@@ -47,13 +48,26 @@ final class VirtualCameraSensor: Sendable {
         guard bytes.count >= scene.pixels.count * 4 else { return }
         let height = scene.height
         let settings = device?.withState {
-            ($0.sensor.generation, $0.exposure.relativeExposure * $0.torch.gain, $0.focus.blurRadius(height: height), $0.zoom.factor)
+            ($0.sensor.generation, $0.exposure.relativeExposure * $0.torch.gain, $0.focus.blurRadius(height: height),
+             $0.zoom.factor, $0.whiteBalance)
         }
         exposed.withLock { exposed in
-            if let (generation, gain, radius, zoom) = settings, generation != exposed.generation {
+            if let (generation, gain, radius, zoom, balance) = settings, generation != exposed.generation {
                 let zoomed = Self.zoom(scene.pixels, width: width, height: height, factor: zoom)
                 let blurred = Self.blur(zoomed, width: width, height: height, radius: radius)
-                exposed = (generation, Self.expose(blurred, by: gain))
+                // Raw = scene × light colour × light gathered; output = raw × white-balance gains,
+                // applied in one pass so that balanced gray stays exactly gray.
+                let tint = balance.lightTint
+                let raw = (red: tint.red * gain, green: tint.green * gain, blue: tint.blue * gain)
+                let grayWorld = Self.grayWorldGains(blurred, width: width, height: height, light: raw)
+                var gains = balance.gains
+                if balance.mode == .continuousAutoWhiteBalance { gains = grayWorld }
+                device?.withState {
+                    $0.whiteBalance.grayWorld = grayWorld
+                    if $0.whiteBalance.mode == .continuousAutoWhiteBalance { $0.whiteBalance.gains = gains }
+                }
+                exposed = (generation, Self.expose(blurred, by: (raw.red * Double(gains.redGain), raw.green * Double(gains.greenGain),
+                                                                 raw.blue * Double(gains.blueGain))))
                 if let time { device?.sensorApplied(generation: generation, at: time) }
             }
             exposed.pixels.withUnsafeBytes { source in
@@ -126,16 +140,32 @@ final class VirtualCameraSensor: Sendable {
         }
     }
 
-    /// The scene with every colour channel scaled by `gain` (light gathered relative to the
-    /// metered exposure) and clipped, through a 256-entry table.
-    static func expose(_ pixels: [UInt32], by gain: Double) -> [UInt32] {
-        if abs(gain - 1) < 1e-9 { return pixels }
-        let table = (0..<256).map { UInt32(min(255, (Double($0) * gain).rounded())) }
-        return table.withUnsafeBufferPointer { table in
-            pixels.map { word in
-                let b = table[Int(word & 0xFF)], g = table[Int(word >> 8 & 0xFF)], r = table[Int(word >> 16 & 0xFF)]
-                return b | g << 8 | r << 16 | (word & 0xFF00_0000)
+    /// The scene with each colour channel scaled by its gain (light gathered, the light's tint,
+    /// white-balance gains) and clipped, through a 256-entry table per channel. A simplification:
+    /// the virtual sensor's raw values are the scene's encoded values.
+    static func expose(_ pixels: [UInt32], by gains: (red: Double, green: Double, blue: Double)) -> [UInt32] {
+        if abs(gains.red - 1) < 1e-9 && abs(gains.green - 1) < 1e-9 && abs(gains.blue - 1) < 1e-9 { return pixels }
+        func table(_ gain: Double) -> [UInt32] { (0..<256).map { UInt32(min(255, (Double($0) * gain).rounded())) } }
+        let red = table(gains.red), green = table(gains.green), blue = table(gains.blue)
+        return pixels.map { word in
+            blue[Int(word & 0xFF)] | green[Int(word >> 8 & 0xFF)] << 8 | red[Int(word >> 16 & 0xFF)] << 16 | (word & 0xFF00_0000)
+        }
+    }
+
+    /// Gray world over the centre 50 % of the raw frame (`pixels` lit by `light` per channel):
+    /// the gains that make its mean gray, the smallest 1.0, each at most the device's maximum.
+    static func grayWorldGains(_ pixels: [UInt32], width: Int, height: Int,
+                               light: (red: Double, green: Double, blue: Double)) -> CaptureDevice.WhiteBalanceGains {
+        var sums = (red: 0, green: 0, blue: 0)
+        for y in (height / 4)..<(height * 3 / 4) {
+            for x in (width / 4)..<(width * 3 / 4) {
+                let word = pixels[y * width + x]
+                sums.blue += Int(word & 0xFF); sums.green += Int(word >> 8 & 0xFF); sums.red += Int(word >> 16 & 0xFF)
             }
         }
+        let means = (red: Double(sums.red) * light.red, green: Double(sums.green) * light.green, blue: Double(sums.blue) * light.blue)
+        let peak = max(means.red, means.green, means.blue, 1e-9)
+        func gain(_ mean: Double) -> Float { Float(min(Double(WhiteBalanceState.maxGain), peak / max(mean, 1e-9))) }
+        return CaptureDevice.WhiteBalanceGains(redGain: gain(means.red), greenGain: gain(means.green), blueGain: gain(means.blue))
     }
 }

@@ -21,7 +21,10 @@ struct ControlOptions: ParsableArguments {
     @Option(help: "Torch level 0.0-1.0 (0 turns it off).")
     var torch: Float?
 
-    var isEmpty: Bool { iso == nil && shutter == nil && lens == nil && focus == nil && zoom == nil && torch == nil }
+    @Option(help: "White balance: auto, or TEMPERATURE[:TINT] in kelvin, e.g. 3200 or 5000:10 (locks the gains).")
+    var wb: WhiteBalanceOption?
+
+    var isEmpty: Bool { iso == nil && shutter == nil && lens == nil && focus == nil && zoom == nil && torch == nil && wb == nil }
 
     /// Applies the controls under the device's configuration lock; unsupported ones and values
     /// out of range fail with CaptureKit's error, which names the value and the valid range.
@@ -45,6 +48,13 @@ struct ControlOptions: ParsableArguments {
         if let torch {
             if torch == 0 { try device.setTorchMode(.off) } else { try device.setTorchModeOn(level: torch) }
         }
+        switch wb {
+        case .auto?: try device.setWhiteBalanceMode(.continuousAutoWhiteBalance)
+        case .temperature(let temperature, let tint)?:
+            try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: device.deviceWhiteBalanceGains(
+                for: .init(temperature: temperature, tint: tint)))
+        case nil: break
+        }
     }
 }
 
@@ -66,5 +76,23 @@ struct ShutterSpeed: ExpressibleByArgument {
         } else {
             return nil
         }
+    }
+}
+
+/// `--wb auto` or `--wb 3200[:TINT]`.
+enum WhiteBalanceOption: ExpressibleByArgument {
+    case auto
+    case temperature(Float, tint: Float)
+
+    init?(argument: String) {
+        if argument == "auto" {
+            self = .auto
+            return
+        }
+        let parts = argument.split(separator: ":").map { Float($0) }
+        guard (1...2).contains(parts.count), let temperature = parts[0], temperature > 0 else { return nil }
+        let tint = parts.count == 2 ? parts[1] : 0
+        guard let tint else { return nil }
+        self = .temperature(temperature, tint: tint)
     }
 }

@@ -1,0 +1,125 @@
+extension CaptureDevice {
+    /// How white balance is set (AVCaptureDevice.WhiteBalanceMode).
+    public enum WhiteBalanceMode: Int, Sendable, Hashable, CaseIterable {
+        /// Gains held where they are.
+        case locked
+        /// Balance once, then lock.
+        case autoWhiteBalance
+        /// Keep balancing (the default).
+        case continuousAutoWhiteBalance
+    }
+
+    /// Passed to `setWhiteBalanceModeLocked(deviceWhiteBalanceGains:)` to keep the current gains
+    /// (AVCaptureWhiteBalanceGainsCurrent).
+    public static let currentWhiteBalanceGains = WhiteBalanceGains(redGain: 0, greenGain: 0, blueGain: 0)
+
+    /// Whether the device offers `mode`: the virtual camera offers locked and continuous white
+    /// balance (V4L2 cameras once their controls are wired).
+    public func isWhiteBalanceModeSupported(_ mode: WhiteBalanceMode) -> Bool {
+        switch source {
+        case .virtual: mode != .autoWhiteBalance
+        case .v4l2, .testPattern: false
+        }
+    }
+
+    /// The white balance mode.
+    public var whiteBalanceMode: WhiteBalanceMode { withState { $0.whiteBalance.mode } }
+
+    /// Whether gains are moving: false, as the virtual camera balances between two frames.
+    public var isAdjustingWhiteBalance: Bool { false }
+
+    /// The gains in use, each in 1 … `maxWhiteBalanceGain`.
+    public var deviceWhiteBalanceGains: WhiteBalanceGains { withState { $0.whiteBalance.gains } }
+
+    /// The largest gain a channel may have.
+    public var maxWhiteBalanceGain: Float { source == .virtual ? WhiteBalanceState.maxGain : 1 }
+
+    /// The gains that make the centre 50 % of the current (unbalanced) frame gray on average:
+    /// gray world, measured by the sensor whenever the light changes.
+    public var grayWorldDeviceWhiteBalanceGains: WhiteBalanceGains { withState { $0.whiteBalance.grayWorld } }
+
+    /// Sets the white balance mode; needs the configuration lock and a supported mode.
+    /// Continuous white balance applies the gray-world gains from the next frame on.
+    public func setWhiteBalanceMode(_ mode: WhiteBalanceMode) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard isWhiteBalanceModeSupported(mode) else { throw .unsupported(feature: "white balance mode \(mode)", device: uniqueID) }
+        withState { state in
+            state.whiteBalance.mode = mode
+            if mode == .continuousAutoWhiteBalance {
+                state.whiteBalance.gains = state.whiteBalance.grayWorld
+                state.sensor.changed(notifying: nil)
+            }
+        }
+    }
+
+    /// Locks white balance at `gains` (each normalised so the smallest is 1, then required to be
+    /// at most `maxWhiteBalanceGain`), or the current gains. `completionHandler` gets the
+    /// presentation time of the first frame balanced with them, on a CaptureKit queue.
+    public func setWhiteBalanceModeLocked(deviceWhiteBalanceGains gains: WhiteBalanceGains,
+                                          completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard isWhiteBalanceModeSupported(.locked) else { throw .unsupported(feature: "locked white balance", device: uniqueID) }
+        var applied: WhiteBalanceGains?
+        if gains != Self.currentWhiteBalanceGains {
+            for (name, gain) in [("red", gains.redGain), ("green", gains.greenGain), ("blue", gains.blueGain)] {
+                guard gain.isFinite && gain >= 1 && gain <= maxWhiteBalanceGain else {
+                    throw .outOfRange(name: "\(name) white balance gain", value: Double(gain), range: 1...Double(maxWhiteBalanceGain))
+                }
+            }
+            applied = gains
+        }
+        withState { state in
+            state.whiteBalance.mode = .locked
+            if let applied { state.whiteBalance.gains = applied }
+            state.sensor.changed(notifying: completionHandler)
+        }
+    }
+
+    /// The gains that neutralise light of this chromaticity (AVCaptureDevice's conversion).
+    public func deviceWhiteBalanceGains(for chromaticity: WhiteBalanceChromaticityValues) -> WhiteBalanceGains {
+        WhiteBalanceMath.gains(for: chromaticity)
+    }
+
+    /// The chromaticity of the light these gains neutralise.
+    public func chromaticityValues(for gains: WhiteBalanceGains) -> WhiteBalanceChromaticityValues {
+        WhiteBalanceMath.chromaticity(for: gains)
+    }
+
+    /// The temperature and tint of the light these gains neutralise.
+    public func temperatureAndTintValues(for gains: WhiteBalanceGains) -> WhiteBalanceTemperatureAndTintValues {
+        WhiteBalanceMath.temperatureAndTint(for: WhiteBalanceMath.chromaticity(for: gains))
+    }
+
+    /// The gains that neutralise light of this temperature and tint.
+    public func deviceWhiteBalanceGains(for values: WhiteBalanceTemperatureAndTintValues) -> WhiteBalanceGains {
+        WhiteBalanceMath.gains(for: WhiteBalanceMath.chromaticity(forTemperature: values.temperature, tint: values.tint))
+    }
+
+    /// Changes the virtual scene's light (kelvin); for tests and demos of white balance.
+    func setVirtualIlluminant(temperature: Float) {
+        withState { state in
+            state.whiteBalance.illuminant = temperature
+            state.sensor.changed(notifying: nil)
+        }
+    }
+}
+
+/// White balance settings a device holds, and the virtual scene's light.
+struct WhiteBalanceState {
+    /// Virtual light: tungsten, so that white balance visibly matters.
+    static let defaultIlluminant: Float = 3200
+    static let maxGain: Float = 8
+
+    var mode = CaptureDevice.WhiteBalanceMode.continuousAutoWhiteBalance
+    var illuminant = defaultIlluminant
+    var gains = WhiteBalanceMath.gains(for: WhiteBalanceMath.chromaticity(forTemperature: defaultIlluminant, tint: 0))
+    /// Measured by the sensor from the unbalanced frame.
+    var grayWorld = WhiteBalanceMath.gains(for: WhiteBalanceMath.chromaticity(forTemperature: defaultIlluminant, tint: 0))
+
+    /// How the light tints each channel of the scene: the inverse of its neutralising gains,
+    /// scaled so the strongest channel is 1.
+    var lightTint: (red: Double, green: Double, blue: Double) {
+        let neutral = WhiteBalanceMath.gains(for: WhiteBalanceMath.chromaticity(forTemperature: illuminant, tint: 0))
+        return (1 / Double(neutral.redGain), 1 / Double(neutral.greenGain), 1 / Double(neutral.blueGain))
+    }
+}
