@@ -95,6 +95,23 @@ struct CaptureCommandTests {
         #expect(try paths.map { try exif(URL(fileURLWithPath: $0), "ExposureCompensation") } == ["-2", "0", "2"])
     }
 
+    @Test("controls lists the device's controls, and --set changes them on a running session")
+    func controls() throws {
+        let listed = try launch("capture", ["controls", "-d", "virtual", "--json"])
+        #expect(listed.status == 0, "\(listed.error)")
+        let object = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any]
+        let names = (object?["controls"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names == ["exposure", "lensAperture", "focus", "whiteBalance", "videoZoomFactor", "torch"])
+        let set = try launch("capture", ["controls", "-d", "virtual", "--set", "iso=400", "--set", "wb=5000"])
+        #expect(set.status == 0, "\(set.error)")
+        #expect(set.output.contains("ISO 400  mode custom"))
+        #expect(set.output.contains("(5000 K, tint 0)  mode locked"))
+        #expect(try launch("capture", ["controls", "--set", "volume=11"]).status == 2)
+        let outOfRange = try launch("capture", ["controls", "-d", "virtual", "--set", "lens=3"])
+        #expect(outOfRange.status == 1)
+        #expect(outOfRange.error.contains("lens position 3.0 is out of range 0.0...1.0"))
+    }
+
     @Test("snap --format nv12 writes the bare frame")
     func snapRaw() throws {
         let file = try scratchDirectory().appendingPathComponent("frame.nv12")

@@ -1,0 +1,70 @@
+import GStreamerSwift
+import Foundation
+
+extension CaptureDevice {
+    /// One control as `capture controls` shows it: what it is, its mode and value, its range,
+    /// and how the device provides it.
+    public struct ControlDescription: Sendable, Hashable, Codable {
+        public var name: String
+        public var mode: String?
+        public var value: String
+        public var range: String?
+        /// "device", "software" (computed by CaptureKit), "v4l2" (a raw control) or "unsupported".
+        public var provider: String
+    }
+
+    /// Every control of the device with its current mode, value and range. V4L2 cameras list
+    /// the seed capabilities as their controls map (SPEC.md) followed by their raw V4L2 controls,
+    /// read by ioctl.
+    public func controls() throws(CaptureError) -> [ControlDescription] {
+        switch source {
+        case .virtual, .testPattern:
+            return virtualControls()
+        case .v4l2(let path):
+            let table: V4L2ControlTable
+            do {
+                table = try V4L2ControlTable.query(deviceAt: path)
+            } catch {
+                throw .accessDenied(device: path, reason: error.description)
+            }
+            let mapping = V4L2ControlMapping(table)
+            let capabilities = V4L2ControlMapping.Capability.allCases.map { capability -> ControlDescription in
+                let support = mapping[capability]
+                let provider = switch support {
+                case .device: "device"
+                case .software: "software"
+                case .unsupported: "unsupported"
+                }
+                return ControlDescription(name: capability.rawValue, mode: nil, value: support.description, range: nil, provider: provider)
+            }
+            let raw = table.controls.filter { $0.type != .ctrlClass }.map { control in
+                ControlDescription(name: control.name, mode: nil, value: control.value.map(String.init) ?? "-",
+                                   range: control.type == .bool ? "0…1" : "\(control.minimum)…\(control.maximum)", provider: "v4l2")
+            }
+            return capabilities + raw
+        }
+    }
+
+    private func virtualControls() -> [ControlDescription] {
+        let format = activeFormat
+        let gains = deviceWhiteBalanceGains
+        let balance = temperatureAndTintValues(for: gains)
+        func number(_ value: Double) -> String { String(format: "%g", value) }
+        var controls = [
+            ControlDescription(name: "exposure", mode: "\(exposureMode)",
+                               value: "\(exposureDuration.value)/\(exposureDuration.timescale) s, ISO \(number(Double(iso)))",
+                               range: "\(number(format.minExposureDuration.seconds))…\(number(format.maxExposureDuration.seconds)) s, ISO \(number(Double(format.minISO)))…\(number(Double(format.maxISO)))",
+                               provider: "device"),
+            ControlDescription(name: "lensAperture", mode: nil, value: "f/\(number(Double(lensAperture)))", range: nil, provider: "device"),
+            ControlDescription(name: "focus", mode: "\(focusMode)", value: "lens position \(number(Double(lensPosition)))", range: "0…1", provider: "device"),
+            ControlDescription(name: "whiteBalance", mode: "\(whiteBalanceMode)",
+                               value: "gains \(number(Double(gains.redGain))), \(number(Double(gains.greenGain))), \(number(Double(gains.blueGain))) (\(Int(balance.temperature.rounded())) K, tint \(number(Double(balance.tint.rounded()))))",
+                               range: "1…\(number(Double(maxWhiteBalanceGain)))", provider: "device"),
+            ControlDescription(name: "videoZoomFactor", mode: nil, value: number(videoZoomFactor), range: "1…\(number(format.videoMaxZoomFactor))", provider: "software"),
+        ]
+        if hasTorch {
+            controls.append(ControlDescription(name: "torch", mode: "\(torchMode)", value: number(Double(torchLevel)), range: "0…1", provider: "device"))
+        }
+        return controls
+    }
+}
