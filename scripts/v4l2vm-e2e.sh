@@ -20,6 +20,11 @@ $capture snap -d 0 --preset vga640x480 -o "$out/vivid.jpg" --verbose
 head -c 2 "$out/vivid.jpg" | od -An -tx1 | grep -q 'ff d8' || { echo "not a JPEG"; exit 1; }
 if command -v gst-discoverer-1.0 >/dev/null; then gst-discoverer-1.0 "$out/vivid.jpg" | grep -i 'width\|height' || true; fi
 ls -l "$out/vivid.jpg"
+echo "== capture controls -d 0"
+$capture controls -d 0 > "$out/controls.txt"
+head -40 "$out/controls.txt"
+grep -q '^brightness ' "$out/controls.txt" || { echo "no raw brightness control"; exit 1; }
+grep -q '^iso .*device(gain_automatic=0, gain' "$out/controls.txt" || { echo "ISO not mapped onto gain"; exit 1; }
 echo "== hot-plug: capture devices --watch while vivid is removed and loaded again"
 $capture devices --watch 8 > "$out/watch.txt" &
 watcher=$!
