@@ -68,6 +68,41 @@ struct ExposureTests {
         #expect(tags["ExposureMode"] == "1", "manual")
     }
 
+    @Test("target bias moves auto exposure; exposureTargetOffset meters the frame against the target")
+    func targetBiasAndOffset() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let frames = VideoDataOutput()
+        let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames])
+        let stream = frames.sampleBuffers(bufferingNewest: 256)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        try device.lockForConfiguration()
+        defer {
+            try? device.setExposureTargetBias(0)
+            try? device.setExposureMode(.continuousAutoExposure)
+            device.unlockForConfiguration()
+        }
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()
+        #expect(abs(device.exposureTargetOffset) < 0.01, "auto exposure sits on its target")
+        let synced = AsyncStream<CaptureTime>.makeStream()
+        try device.setExposureTargetBias(-1) { synced.continuation.yield($0) }
+        var syncIterator = synced.stream.makeAsyncIterator()
+        let syncTime = try #require(await syncIterator.next())
+        var sample = try #require(await iterator.next())
+        while sample.presentationTime < syncTime { sample = try #require(await iterator.next()) }
+        #expect(sample.presentationTime == syncTime)
+        #expect(try Self.patchLevel(sample, index: 2) == 51, "one stop darker")
+        #expect(device.exposureDuration == CaptureTime(value: 4167, timescale: 1_000_000))
+        #expect(abs(device.exposureTargetOffset) < 0.01, "on the biased target")
+        // Custom exposure two stops above the biased target: the meter says so.
+        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 120), iso: 200) { synced.continuation.yield($0) }
+        _ = await syncIterator.next()
+        // Highlights clip at twice the light, so the meter reads a little under the 2 EV it is set to.
+        #expect(device.exposureTargetOffset > 1.2 && device.exposureTargetOffset <= 2.05, "\(device.exposureTargetOffset)")
+        #expect(throws: CaptureError.outOfRange(name: "exposure target bias", value: 9, range: -8...8)) { try device.setExposureTargetBias(9) }
+    }
+
     @Test("exposure needs the lock, supported modes and values in range")
     func exposureMisuse() throws {
         let device = CaptureDevice.find(virtual: .front)

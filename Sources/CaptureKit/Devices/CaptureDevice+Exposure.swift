@@ -44,7 +44,7 @@ extension CaptureDevice {
         withState { state in
             state.exposure.mode = mode
             if mode == .continuousAutoExposure {
-                state.exposure.duration = ExposureState.meteredDuration
+                state.exposure.duration = ExposureState.duration(ExposureState.meteredDuration.seconds * pow(2, Double(state.exposure.bias)))
                 state.exposure.iso = ExposureState.meteredISO
                 state.sensor.changed(notifying: nil)
             }
@@ -56,6 +56,36 @@ extension CaptureDevice {
 
     /// The current ISO.
     public var iso: Float { withState { $0.exposure.iso } }
+
+    /// The bias auto exposure aims at, in EV (0 = the metered exposure).
+    public var exposureTargetBias: Float { withState { $0.exposure.bias } }
+    /// The lowest bias.
+    public var minExposureTargetBias: Float { source == .virtual ? -8 : 0 }
+    /// The highest bias.
+    public var maxExposureTargetBias: Float { source == .virtual ? 8 : 0 }
+
+    /// How far the current exposure is from the target, in EV, metered by the sensor over the
+    /// centre of the frame (positive: brighter than the target).
+    public var exposureTargetOffset: Float { withState { $0.exposure.targetOffset } }
+
+    /// Sets the exposure target bias (EV); needs the configuration lock. In the auto modes the
+    /// exposure follows it; in custom mode only the metering (`exposureTargetOffset`) does.
+    /// `completionHandler` gets the presentation time of the first frame with it.
+    public func setExposureTargetBias(_ bias: Float, completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard maxExposureTargetBias > minExposureTargetBias else { throw .unsupported(feature: "exposure target bias", device: uniqueID) }
+        guard (minExposureTargetBias...maxExposureTargetBias).contains(bias) else {
+            throw .outOfRange(name: "exposure target bias", value: Double(bias), range: Double(minExposureTargetBias)...Double(maxExposureTargetBias))
+        }
+        withState { state in
+            state.exposure.bias = bias
+            if state.exposure.mode == .continuousAutoExposure {
+                state.exposure.duration = ExposureState.duration(ExposureState.meteredDuration.seconds * pow(2, Double(bias)))
+                state.exposure.iso = ExposureState.meteredISO
+            }
+            state.sensor.changed(notifying: completionHandler)
+        }
+    }
 
     /// The lens aperture (f-number); fixed.
     public var lensAperture: Float { source == .virtual ? VirtualCamera.aperture : 0 }
@@ -94,12 +124,21 @@ struct ExposureState {
     var mode = CaptureDevice.ExposureMode.continuousAutoExposure
     var duration = meteredDuration
     var iso = meteredISO
+    /// The EV bias auto exposure aims at.
+    var bias: Float = 0
+    /// Metered by the sensor: EV from the (biased) target.
+    var targetOffset: Float = 0
     /// A bracket image's exposure, in force while that image is taken.
     var override: ExposureOverride?
 
     /// The exposure frames are taken with now: the device's, or a bracket image's.
     var effective: (duration: CaptureTime, iso: Float, bias: Float) {
         override?.resolve(self) ?? (duration, iso, 0)
+    }
+
+    /// A duration in microseconds; the metered one exactly when `seconds` is.
+    static func duration(_ seconds: Double) -> CaptureTime {
+        abs(seconds - meteredDuration.seconds) < 1e-12 ? meteredDuration : CaptureTime(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000)
     }
 
     /// Light gathered relative to the metered exposure: duration × ISO.
@@ -120,8 +159,7 @@ enum ExposureOverride: Sendable, Equatable {
     func resolve(_ base: ExposureState) -> (duration: CaptureTime, iso: Float, bias: Float) {
         switch self {
         case .bias(let bias):
-            let seconds = ExposureState.meteredDuration.seconds * pow(2, Double(bias))
-            return (CaptureTime(value: Int64((seconds * 1_000_000).rounded()), timescale: 1_000_000), ExposureState.meteredISO, bias)
+            return (ExposureState.duration(ExposureState.meteredDuration.seconds * pow(2, Double(bias))), ExposureState.meteredISO, bias)
         case .manual(let duration, let iso):
             return (duration.timescale == 0 ? base.duration : duration, iso == CaptureDevice.currentISO ? base.iso : iso, 0)
         }

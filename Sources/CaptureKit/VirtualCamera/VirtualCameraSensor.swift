@@ -1,3 +1,4 @@
+import Foundation
 import GStreamerSwift
 import Synchronization
 
@@ -62,12 +63,16 @@ final class VirtualCameraSensor: Sendable {
                 let grayWorld = Self.grayWorldGains(blurred, width: width, height: height, light: raw)
                 var gains = balance.gains
                 if balance.mode == .continuousAutoWhiteBalance { gains = grayWorld }
+                let rendered = Self.expose(blurred, by: (raw.red * Double(gains.redGain), raw.green * Double(gains.greenGain),
+                                                         raw.blue * Double(gains.blueGain)))
+                let offset = log2(max(Self.centreMean(rendered, width: width, height: height), 1e-3)
+                                  / max(Self.centreMean(blurred, width: width, height: height), 1e-3))
                 device?.withState {
                     $0.whiteBalance.grayWorld = grayWorld
                     if $0.whiteBalance.mode == .continuousAutoWhiteBalance { $0.whiteBalance.gains = gains }
+                    $0.exposure.targetOffset = Float(offset) - $0.exposure.bias
                 }
-                exposed = (generation, Self.expose(blurred, by: (raw.red * Double(gains.redGain), raw.green * Double(gains.greenGain),
-                                                                 raw.blue * Double(gains.blueGain))))
+                exposed = (generation, rendered)
                 if let time { device?.sensorApplied(generation: generation, at: time) }
             }
             exposed.pixels.withUnsafeBytes { source in
@@ -150,6 +155,18 @@ final class VirtualCameraSensor: Sendable {
         return pixels.map { word in
             blue[Int(word & 0xFF)] | green[Int(word >> 8 & 0xFF)] << 8 | red[Int(word >> 16 & 0xFF)] << 16 | (word & 0xFF00_0000)
         }
+    }
+
+    /// The mean green level over the centre 50 % of the frame: what the exposure meter reads.
+    static func centreMean(_ pixels: [UInt32], width: Int, height: Int) -> Double {
+        var sum = 0, count = 0
+        for y in (height / 4)..<(height * 3 / 4) {
+            for x in (width / 4)..<(width * 3 / 4) {
+                sum += Int(pixels[y * width + x] >> 8 & 0xFF)
+                count += 1
+            }
+        }
+        return Double(sum) / Double(max(count, 1))
     }
 
     /// Gray world over the centre 50 % of the raw frame (`pixels` lit by `light` per channel):
