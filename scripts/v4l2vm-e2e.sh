@@ -2,7 +2,7 @@
 # End to end on a real V4L2 driver (vivid) inside ../shared/v4l2vm (not part of `make test`:
 # it boots a VM, ~15 s a run). Usage, from the checkout:
 #   V4L2VM_EXTRA_PACKAGES=libexif12 ../shared/v4l2vm/v4l2vm build   # once, as root (the guest needs libexif)
-#   swift build --product capture && scripts/v4l2vm-e2e.sh
+#   swift build --build-tests && scripts/v4l2vm-e2e.sh
 # Inside the guest (V4L2VM=1) it lists devices, snaps a 640x480 still from vivid and checks it.
 set -euo pipefail
 if [ "${V4L2VM:-}" != "1" ]; then
@@ -25,6 +25,10 @@ $capture controls -d 0 > "$out/controls.txt"
 head -40 "$out/controls.txt"
 grep -q '^brightness ' "$out/controls.txt" || { echo "no raw brightness control"; exit 1; }
 grep -q '^iso .*device(gain_automatic=0, gain' "$out/controls.txt" || { echo "ISO not mapped onto gain"; exit 1; }
+if [ -x .build/debug/CaptureKitPackageTests.xctest ]; then
+  echo "== live V4L2 tests (brightness on the running pipeline; ioctl discovery matches v4l2-ctl)"
+  .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing --filter 'V4L2LiveTests|liveDevice' 2>&1 | grep -E '✔|✘|recorded' | sed 's/\x1b\[[0-9;]*m//g'
+fi
 echo "== hot-plug: capture devices --watch while vivid is removed and loaded again"
 $capture devices --watch 8 > "$out/watch.txt" &
 watcher=$!

@@ -1,4 +1,5 @@
 import Foundation
+import GStreamerSwift
 import Synchronization
 
 /// A camera or microphone (AVCaptureDevice).
@@ -42,6 +43,10 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
         var zoom = ZoomState()
         var torch = TorchState()
         var whiteBalance = WhiteBalanceState()
+        /// V4L2 controls set by name, written through v4l2src's extra-controls.
+        var v4l2Controls: [String: Int64] = [:]
+        /// The source element of the running pipeline, for controls applied while running.
+        var liveSource: Element?
         var sensor = SensorUpdates()
     }
 

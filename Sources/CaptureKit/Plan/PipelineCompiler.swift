@@ -31,7 +31,9 @@ enum PipelineCompiler {
             if let frameCount { properties.append(.init("num-buffers", String(frameCount))) }
             chain = [.init("videotestsrc", name: "\(name)_src", properties)]
         case .v4l2(let path):
-            chain = [.init("v4l2src", name: "\(name)_src", [.init("device", path)])]
+            var properties: [PipelinePlan.Property] = [.init("device", path)]
+            if let controls = input.device.extraControls { properties.append(.init("extra-controls", controls)) }
+            chain = [.init("v4l2src", name: "\(name)_src", properties)]
         }
         chain.append(.init("capsfilter", name: "\(name)_caps", [.init("caps", caps)]))
         if input.format.pixelFormat == .mjpeg {

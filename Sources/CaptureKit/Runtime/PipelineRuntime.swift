@@ -52,10 +52,14 @@ final class PipelineRuntime: Sendable {
             stop()
             throw .pipelineFailed(element: nil, message: error.description)
         }
+        for input in graph.inputs {
+            if case .v4l2 = input.device.source { input.device.setLiveSource(try? pipeline.element(named: "\(input.name)_src")) }
+        }
     }
 
     /// Stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
     func stop() {
+        for input in graph.inputs { input.device.setLiveSource(nil) }
         watch.withLock { $0?.stop(); $0 = nil }
         try? pipeline.setState(.null)
         for branch in graph.branches { branch.output.detach() }

@@ -10,7 +10,7 @@ struct Controls: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
     var device = "default"
 
-    @Option(name: .customLong("set"), help: "NAME=VALUE, repeatable: iso, shutter, lens, focus, zoom, torch, wb (as in 'capture snap').")
+    @Option(name: .customLong("set"), help: "NAME=VALUE, repeatable: iso, shutter, lens, focus, zoom, torch, wb (as in 'capture snap'), or a V4L2 control by its v4l2-ctl name, e.g. brightness=200.")
     var settings: [ControlSetting] = []
 
     @Flag(help: "Print JSON (one object with a 'controls' array).")
@@ -25,7 +25,7 @@ struct Controls: AsyncParsableCommand {
             : CaptureDevice.find(device)
         if !settings.isEmpty {
             var options = try ControlOptions.parse([])
-            for setting in settings { try setting.apply(to: &options) }
+            for setting in settings where setting.rawValue == nil { try setting.apply(to: &options) }
             let session = CaptureSession()
             try session.setSessionPreset(.inputPriority)
             try session.addInput(CaptureDeviceInput(device: camera))
@@ -36,6 +36,9 @@ struct Controls: AsyncParsableCommand {
             _ = await frames.next()
             do {
                 try options.apply(to: camera)
+                try camera.lockForConfiguration()
+                defer { camera.unlockForConfiguration() }
+                for setting in settings { if let value = setting.rawValue { try camera.setV4L2Control(setting.name, to: value) } }
             } catch {
                 await session.stopRunning()
                 throw error
@@ -70,11 +73,17 @@ struct ControlSetting: ExpressibleByArgument {
 
     static let names = ["iso", "shutter", "lens", "focus", "zoom", "torch", "wb"]
 
+    /// The value of a V4L2 control (a name that is not one of `names`).
+    var rawValue: Int64? { Self.names.contains(name) ? nil : Int64(value) }
+
     init?(argument: String) {
         let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, Self.names.contains(parts[0]) else { return nil }
+        guard parts.count == 2, !parts[0].isEmpty else { return nil }
         name = parts[0]
         value = parts[1]
+        guard Self.names.contains(name) || (name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && Int64(value) != nil) else {
+            return nil
+        }
     }
 
     static var allValueStrings: [String] { names.map { "\($0)=VALUE" } }
