@@ -38,4 +38,32 @@ struct V4L2LiveTests {
         #expect(after > before + 40, "mean luma \(before) -> \(after)")
         #expect(test.session.isRunning)
     }
+
+    @Test("unplugging the camera while running (vivid's disconnect control) posts a runtime error and stops the session")
+    func disconnectWhileRunning() async throws {
+        let device = try #require(CaptureDevice.devices(for: .video).first { if case .v4l2 = $0.source { true } else { false } })
+        let output = VideoDataOutput()
+        let test = try TestSession(preset: .vga640x480, device: device, outputs: [output])
+        let errors = AsyncStream<CaptureError>.makeStream()
+        let observer = NotificationCenter.default.addObserver(forName: CaptureSession.runtimeErrorNotification, object: test.session, queue: nil) { note in
+            if let error = note.userInfo?[CaptureSession.errorKey] as? CaptureError { errors.continuation.yield(error) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let stream = output.sampleBuffers()
+        try await test.session.startRunning()
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        try device.setV4L2Control("disconnect", to: 1)
+        var errorIterator = errors.stream.makeAsyncIterator()
+        let error = try #require(await errorIterator.next())
+        guard case .pipelineFailed(let element, let message) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(element == "input0_src", "\(message)")
+        #expect(!message.isEmpty)
+        #expect(!test.session.isRunning)
+    }
 }
