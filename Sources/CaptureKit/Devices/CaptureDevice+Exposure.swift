@@ -97,15 +97,7 @@ extension CaptureDevice {
                                       completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
         try requireConfigurationLock()
         guard isExposureModeSupported(.custom) else { throw .unsupported(feature: "custom exposure", device: uniqueID) }
-        let format = activeFormat
-        if duration.timescale != 0 {
-            let range = format.minExposureDuration.seconds...format.maxExposureDuration.seconds
-            guard range.contains(duration.seconds) else { throw .outOfRange(name: "exposure duration", value: duration.seconds, range: range) }
-        }
-        if iso != Self.currentISO {
-            let range = Double(format.minISO)...Double(format.maxISO)
-            guard range.contains(Double(iso)) else { throw .outOfRange(name: "ISO", value: Double(iso), range: range) }
-        }
+        try activeFormat.validateExposure(duration: duration, iso: iso)
         withState { state in
             state.exposure.mode = .custom
             if duration.timescale != 0 { state.exposure.duration = duration }
@@ -174,6 +166,21 @@ extension CaptureDevice {
                 state.exposure.override = override
                 state.sensor.changed { _ in continuation.resume() }
             }
+        }
+    }
+}
+
+extension CaptureDevice.Format {
+    /// Throws `outOfRange` for a duration or ISO the format does not allow; the "current"
+    /// sentinels always pass.
+    func validateExposure(duration: CaptureTime, iso: Float) throws(CaptureError) {
+        if duration.timescale != 0 {
+            let range = minExposureDuration.seconds...maxExposureDuration.seconds
+            guard range.contains(duration.seconds) else { throw .outOfRange(name: "exposure duration", value: duration.seconds, range: range) }
+        }
+        if iso != CaptureDevice.currentISO {
+            let range = Double(minISO)...Double(maxISO)
+            guard range.contains(Double(iso)) else { throw .outOfRange(name: "ISO", value: Double(iso), range: range) }
         }
     }
 }

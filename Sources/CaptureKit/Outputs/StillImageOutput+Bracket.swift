@@ -63,16 +63,7 @@ extension StillImageOutput {
             overrides.append(.bias(auto.exposureTargetBias))
         }
         for manual in manuals {
-            if manual.exposureDuration.timescale != 0 {
-                let range = format.minExposureDuration.seconds...format.maxExposureDuration.seconds
-                guard range.contains(manual.exposureDuration.seconds) else {
-                    throw .outOfRange(name: "exposure duration", value: manual.exposureDuration.seconds, range: range)
-                }
-            }
-            if manual.iso != CaptureDevice.currentISO {
-                let range = Double(format.minISO)...Double(format.maxISO)
-                guard range.contains(Double(manual.iso)) else { throw .outOfRange(name: "ISO", value: Double(manual.iso), range: range) }
-            }
+            try format.validateExposure(duration: manual.exposureDuration, iso: manual.iso)
             overrides.append(.manual(duration: manual.exposureDuration, iso: manual.iso))
         }
         return (device, overrides)
