@@ -42,4 +42,44 @@ struct ZoomTests {
 
         #expect(throws: CaptureError.outOfRange(name: "video zoom factor", value: 20, range: 1...16)) { try device.setVideoZoomFactor(20) }
     }
+
+    @Test("a zoom ramp grows exponentially frame by frame to its target; cancelling stops it where it is")
+    func ramp() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let frames = VideoDataOutput()
+        let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames])
+        let stream = frames.sampleBuffers(bufferingNewest: 1)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        try device.lockForConfiguration()
+        defer {
+            try? device.setVideoZoomFactor(1)
+            device.unlockForConfiguration()
+        }
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()
+        // Two stops (1x → 4x) at four stops a second: about half a second, ~15 frames.
+        try device.ramp(toVideoZoomFactor: 4, withRate: 4)
+        #expect(device.isRampingVideoZoom)
+        var factors: [Double] = []
+        for _ in 0..<40 where device.isRampingVideoZoom {
+            _ = await iterator.next()
+            factors.append(device.videoZoomFactor)
+        }
+        #expect(!device.isRampingVideoZoom)
+        #expect(device.videoZoomFactor == 4)
+        #expect(zip(factors, factors.dropFirst()).allSatisfy { $0 <= $1 }, "\(factors)")
+        #expect(factors.count >= 8, "the ramp took \(factors.count) frames")
+        #expect(factors.contains { $0 > 1.5 && $0 < 3 }, "passes through the middle: \(factors)")
+
+        try device.ramp(toVideoZoomFactor: 16, withRate: 1)
+        for _ in 0..<6 { _ = await iterator.next() }
+        try device.cancelVideoZoomRamp()
+        let stopped = device.videoZoomFactor
+        #expect(!device.isRampingVideoZoom)
+        #expect(stopped > 4 && stopped < 8, "\(stopped)")
+        for _ in 0..<3 { _ = await iterator.next() }
+        #expect(device.videoZoomFactor == stopped)
+        #expect(throws: CaptureError.self) { try device.ramp(toVideoZoomFactor: 2, withRate: 0) }
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension CaptureDevice {
     /// The zoom factor: 1 shows the whole field; 2 crops the centre half and scales it up.
     public var videoZoomFactor: Double { withState { $0.zoom.factor } }
@@ -12,12 +14,61 @@ extension CaptureDevice {
         guard (1...maximum).contains(factor) else { throw .outOfRange(name: "video zoom factor", value: factor, range: 1...maximum) }
         withState { state in
             state.zoom.factor = factor
+            state.zoom.ramp = nil
             state.sensor.changed(notifying: nil)
+        }
+    }
+
+    /// Whether a `ramp(toVideoZoomFactor:withRate:)` is under way.
+    public var isRampingVideoZoom: Bool { withState { $0.zoom.ramp != nil } }
+
+    /// Zooms smoothly to `factor` at `rate` powers of two per second (1: doubling each second),
+    /// exponentially, frame by frame; needs the configuration lock.
+    public func ramp(toVideoZoomFactor factor: Double, withRate rate: Float) throws(CaptureError) {
+        try requireConfigurationLock()
+        let maximum = activeFormat.videoMaxZoomFactor
+        guard maximum > 1 else { throw .unsupported(feature: "zoom", device: uniqueID) }
+        guard (1...maximum).contains(factor) else { throw .outOfRange(name: "video zoom factor", value: factor, range: 1...maximum) }
+        guard rate.isFinite && rate > 0 else { throw .outOfRange(name: "zoom ramp rate", value: Double(rate), range: Double(Float.ulpOfOne)...Double(Float.greatestFiniteMagnitude)) }
+        withState { $0.zoom.ramp = ZoomState.Ramp(target: factor, rate: Double(rate), startFactor: $0.zoom.factor, startTime: nil) }
+    }
+
+    /// Stops a ramp where it is; needs the configuration lock.
+    public func cancelVideoZoomRamp() throws(CaptureError) {
+        try requireConfigurationLock()
+        withState { $0.zoom.ramp = nil }
+    }
+
+    /// Called by the sensor before painting the frame at `time`: moves a ramp on to where it
+    /// should be at that frame.
+    func advanceZoomRamp(at time: CaptureTime) {
+        withState { state in
+            guard var ramp = state.zoom.ramp else { return }
+            let start = ramp.startTime ?? time
+            ramp.startTime = start
+            let stops = ramp.rate * (time.seconds - start.seconds)
+            let up = ramp.target >= ramp.startFactor
+            let factor = up ? min(ramp.target, ramp.startFactor * pow(2, stops)) : max(ramp.target, ramp.startFactor / pow(2, stops))
+            state.zoom.ramp = factor == ramp.target ? nil : ramp
+            if factor != state.zoom.factor {
+                state.zoom.factor = factor
+                state.sensor.changed(notifying: nil)
+            }
         }
     }
 }
 
 /// Zoom settings a device holds.
 struct ZoomState {
+    /// A zoom ramp: from `startFactor` at `startTime` (the first frame it applies to) towards
+    /// `target` at `rate` powers of two per second.
+    struct Ramp {
+        var target: Double
+        var rate: Double
+        var startFactor: Double
+        var startTime: CaptureTime?
+    }
+
     var factor = 1.0
+    var ramp: Ramp?
 }
