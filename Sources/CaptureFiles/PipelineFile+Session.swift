@@ -91,6 +91,11 @@ extension PipelineFile {
         try capture(at: input.deviceLocation) { () throws(CaptureError) in
             try session.addInputWithNoConnections(deviceInput)
         }
+        if let controls = input.controls {
+            try capture(at: controls.location) { () throws(CaptureError) in
+                try controls.apply(to: deviceInput.device)
+            }
+        }
         return deviceInput
     }
 

@@ -13,6 +13,8 @@ extension PipelineFile {
         public var deviceLocation: SourceLocation
         /// Where the `format` value is written, if the file gives one.
         public var formatLocation: SourceLocation?
+        /// Device controls to set before the run, if the file gives any.
+        public var controls: ControlsSpec?
 
         /// Creates an input.
         /// - Parameters:

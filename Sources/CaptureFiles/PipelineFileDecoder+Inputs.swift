@@ -3,7 +3,7 @@ import Yams
 /// Decoding of the `inputs` list.
 extension PipelineFileDecoder {
     /// The keys allowed in an input.
-    static let inputKeys = ["name", "device", "format"]
+    static let inputKeys = ["name", "device", "format", "controls"]
 
     /// What `device` values look like, for messages.
     static let deviceDescription = "'virtual', 'virtual-front', a device index, unique ID or name"
@@ -30,14 +30,18 @@ extension PipelineFileDecoder {
                 try formatSpec(entry)
             }
 
-            inputs.append(PipelineFile.Input(
+            let controls = try item["controls"].map { entry throws(PipelineFileError) in try decodeControls(entry) }
+
+            var input = PipelineFile.Input(
                 name: name,
                 device: device,
                 format: format,
                 location: item.location,
                 deviceLocation: deviceEntry.valueLocation,
                 formatLocation: formatEntry?.valueLocation
-            ))
+            )
+            input.controls = controls
+            inputs.append(input)
         }
         try rejectDuplicateNames(names)
         return inputs

@@ -74,6 +74,8 @@ struct PipelineExamplesTests {
         let built = try file.makeSession()
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // Device controls outlive a run, as on AVFoundation; give the next example a fresh camera.
+        defer { Self.resetControls(of: built.inputs.map(\.device)) }
         let clock = ContinuousClock()
         let started = clock.now
         let report = try await built.run(writingTo: directory)
@@ -136,6 +138,15 @@ struct PipelineExamplesTests {
             for luma in stats.meanLuma {
                 #expect(luma > 40 && luma < 220, "mean luma \(luma)")
             }
+        case "night-exposure":
+            let still = try #require(report.output(named: "night"))
+            try Self.expectJPEG(at: still.files[0], orientation: 1, width: 352, height: 288)
+            let tags = try Self.exiftool(["-n", "-s", "-ExposureTime", "-ISO", "-DigitalZoomRatio", "-WhiteBalance", still.files[0]])
+            #expect(tags["ExposureTime"]?.hasPrefix("0.0333") == true && tags["ISO"] == "400", "\(tags)")
+            #expect(tags["DigitalZoomRatio"] == "2" && tags["WhiteBalance"] == "1", "\(tags)")
+            let device = try #require(built.inputs.first?.device)
+            #expect(device.exposureMode == .custom && device.focusMode == .locked && device.lensPosition == 0.2)
+            #expect(device.whiteBalanceMode == .locked)
         default:
             Issue.record("pipelines/\(name).yaml has no expectations in runExample; add a case")
         }
@@ -450,6 +461,19 @@ struct PipelineExamplesTests {
     // MARK: - Helpers
 
     /// Checks a JPEG's magic number, and its EXIF Orientation and size as exiftool reads them.
+    /// Puts a device's controls back to their defaults (auto modes, no zoom, torch off).
+    static func resetControls(of devices: [CaptureDevice]) {
+        for device in devices {
+            guard (try? device.lockForConfiguration()) != nil else { continue }
+            try? device.setExposureMode(.continuousAutoExposure)
+            try? device.setFocusMode(.continuousAutoFocus)
+            try? device.setWhiteBalanceMode(.continuousAutoWhiteBalance)
+            try? device.setVideoZoomFactor(1)
+            if device.hasTorch { try? device.setTorchMode(.off) }
+            device.unlockForConfiguration()
+        }
+    }
+
     static func expectJPEG(at path: String, orientation: Int, width: Int, height: Int,
                            sourceLocation: SourceLocation = #_sourceLocation) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -515,3 +515,37 @@ import Testing
         }
     }
 }
+
+@Suite("Pipeline file controls")
+struct PipelineFileControlsTests {
+    @Test("controls decode, and errors point at the key")
+    func controls() throws {
+        let file = try PipelineFile.parse("""
+            version: 1
+            inputs:
+              - device: virtual
+                controls: { iso: 200, shutter: "1/60", lens: 0.5, focus: locked, zoom: 1.5, torch: 0.25, wb: "5000:10" }
+            outputs:
+              - still: {}
+            run: { frames: 1 }
+            """, fileName: "c.yaml")
+        let controls = try #require(file.inputs[0].controls)
+        #expect(controls.iso == 200 && controls.lens == 0.5 && controls.focus == .locked && controls.zoom == 1.5 && controls.torch == 0.25)
+        #expect(abs((controls.shutter ?? 0) - 1.0 / 60) < 1e-12)
+        #expect(controls.whiteBalance == .temperature(5000, tint: 10))
+        do {
+            _ = try PipelineFile.parse("version: 1\ninputs:\n  - device: virtual\n    controls:\n      shutter: fast\noutputs:\n  - still: {}\nrun: {frames: 1}\n", fileName: "s.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "s.yaml:5:16: " + error.kind.message, "\(error)")
+            #expect(error.description.contains("1/60 or seconds"))
+        }
+        do {
+            _ = try PipelineFile.parse("version: 1\ninputs:\n  - device: virtual\n    controls: { focus: sharp }\noutputs:\n  - still: {}\nrun: {frames: 1}\n", fileName: "f.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("f.yaml:4:24: "), "\(error)")
+            #expect(error.description.contains("continuous, locked") || error.description.contains("'continuous'"), "\(error)")
+        }
+    }
+}
