@@ -30,7 +30,10 @@ extension CaptureDevice {
     }
 
     /// The exposure mode.
-    public var exposureMode: ExposureMode { withState { $0.exposure.mode } }
+    public var exposureMode: ExposureMode {
+        observed(\.exposureMode)
+        return withState { $0.exposure.mode }
+    }
 
     /// Sets the exposure mode; needs the configuration lock and a supported mode. Locking holds
     /// the current duration and ISO; continuous exposure returns to the metered exposure.
@@ -52,13 +55,22 @@ extension CaptureDevice {
     }
 
     /// The current exposure duration.
-    public var exposureDuration: CaptureTime { withState { $0.exposure.duration } }
+    public var exposureDuration: CaptureTime {
+        observed(\.exposureDuration)
+        return withState { $0.exposure.duration }
+    }
 
     /// The current ISO.
-    public var iso: Float { withState { $0.exposure.iso } }
+    public var iso: Float {
+        observed(\.iso)
+        return withState { $0.exposure.iso }
+    }
 
     /// The bias auto exposure aims at, in EV (0 = the metered exposure).
-    public var exposureTargetBias: Float { withState { $0.exposure.bias } }
+    public var exposureTargetBias: Float {
+        observed(\.exposureTargetBias)
+        return withState { $0.exposure.bias }
+    }
     /// The lowest bias.
     public var minExposureTargetBias: Float { source == .virtual ? -8 : 0 }
     /// The highest bias.
@@ -66,7 +78,10 @@ extension CaptureDevice {
 
     /// How far the current exposure is from the target, in EV, metered by the sensor over the
     /// centre of the frame (positive: brighter than the target).
-    public var exposureTargetOffset: Float { withState { $0.exposure.targetOffset } }
+    public var exposureTargetOffset: Float {
+        observed(\.exposureTargetOffset)
+        return withState { $0.exposure.targetOffset }
+    }
 
     /// Sets the exposure target bias (EV); needs the configuration lock. In the auto modes the
     /// exposure follows it; in custom mode only the metering (`exposureTargetOffset`) does.

@@ -21,10 +21,16 @@ extension CaptureDevice {
     public func isTorchModeSupported(_ mode: TorchMode) -> Bool { hasTorch && mode != .auto }
 
     /// The torch mode.
-    public var torchMode: TorchMode { withState { $0.torch.mode } }
+    public var torchMode: TorchMode {
+        observed(\.torchMode)
+        return withState { $0.torch.mode }
+    }
 
     /// The torch level, 0 … 1.
-    public var torchLevel: Float { withState { $0.torch.level } }
+    public var torchLevel: Float {
+        observed(\.torchLevel)
+        return withState { $0.torch.level }
+    }
 
     /// Turns the torch off or on (at full level); needs the configuration lock.
     public func setTorchMode(_ mode: TorchMode) throws(CaptureError) {

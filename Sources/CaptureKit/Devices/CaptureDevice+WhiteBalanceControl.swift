@@ -23,13 +23,19 @@ extension CaptureDevice {
     }
 
     /// The white balance mode.
-    public var whiteBalanceMode: WhiteBalanceMode { withState { $0.whiteBalance.mode } }
+    public var whiteBalanceMode: WhiteBalanceMode {
+        observed(\.whiteBalanceMode)
+        return withState { $0.whiteBalance.mode }
+    }
 
     /// Whether gains are moving: false, as the virtual camera balances between two frames.
     public var isAdjustingWhiteBalance: Bool { false }
 
     /// The gains in use, each in 1 … `maxWhiteBalanceGain`.
-    public var deviceWhiteBalanceGains: WhiteBalanceGains { withState { $0.whiteBalance.gains } }
+    public var deviceWhiteBalanceGains: WhiteBalanceGains {
+        observed(\.deviceWhiteBalanceGains)
+        return withState { $0.whiteBalance.gains }
+    }
 
     /// The largest gain a channel may have.
     public var maxWhiteBalanceGain: Float { source == .virtual ? WhiteBalanceState.maxGain : 1 }

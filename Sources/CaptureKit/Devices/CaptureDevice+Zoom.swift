@@ -2,7 +2,10 @@ import Foundation
 
 extension CaptureDevice {
     /// The zoom factor: 1 shows the whole field; 2 crops the centre half and scales it up.
-    public var videoZoomFactor: Double { withState { $0.zoom.factor } }
+    public var videoZoomFactor: Double {
+        observed(\.videoZoomFactor)
+        return withState { $0.zoom.factor }
+    }
 
     /// Sets the zoom factor, 1 … `activeFormat.videoMaxZoomFactor`; needs the configuration
     /// lock. The virtual camera (and, later, cameras without `zoom_absolute`) zooms digitally:
@@ -20,7 +23,10 @@ extension CaptureDevice {
     }
 
     /// Whether a `ramp(toVideoZoomFactor:withRate:)` is under way.
-    public var isRampingVideoZoom: Bool { withState { $0.zoom.ramp != nil } }
+    public var isRampingVideoZoom: Bool {
+        observed(\.isRampingVideoZoom)
+        return withState { $0.zoom.ramp != nil }
+    }
 
     /// Zooms smoothly to `factor` at `rate` powers of two per second (1: doubling each second),
     /// exponentially, frame by frame; needs the configuration lock.

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import GStreamerSwift
 import Synchronization
 
@@ -6,7 +7,11 @@ import Synchronization
 ///
 /// Every handle to the same `uniqueID` shares one state, so a configuration made through one
 /// reference is seen through all (`==` compares uniqueIDs). Safe to use from any thread.
-public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
+///
+/// Observable (Swift Observation) like AVFoundation's key-value observed properties: mode,
+/// value and format properties announce changes on the device callback queue, whichever handle
+/// or thread made them; `values(of:)` gives them as an AsyncSequence.
+public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, Observable {
     /// Stable across reconnects: the /dev/v4l/by-id path for V4L2 cameras, "virtual:back" and
     /// "virtual:front" for the virtual cameras.
     public let uniqueID: String
@@ -21,12 +26,17 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
     /// Where it is mounted.
     public let position: Position
     let source: DeviceSource
-    private let state: SharedState
+    let state: SharedState
 
     /// The mutable state every handle of one device shares.
     final class SharedState: Sendable {
         let value: Mutex<DeviceState>
         let configurationLock: DeviceConfigurationLock
+        /// Observation of the device's properties, shared by every handle (see `observed`).
+        let registrar = ObservationRegistrar()
+        /// The handle observers are registered against, so that a change made through any handle
+        /// reaches observers of every handle.
+        let subject = Mutex(WeakSubject())
         init(_ state: DeviceState, uniqueID: String) {
             value = Mutex(state)
             configurationLock = DeviceConfigurationLock(uniqueID: uniqueID)
@@ -60,6 +70,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
         self.formats = formats
         self.source = source
         self.state = SharedState(DeviceState(activeFormat: activeFormat), uniqueID: uniqueID)
+        state.subject.withLock { $0.device = self }
     }
 
     /// Another handle to the same device and state.
@@ -78,18 +89,35 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(uniqueID) }
 
     /// Reads or changes the shared state.
-    func withState<R>(_ body: (inout DeviceState) -> R) -> R { state.withLock(body) }
+    /// Reads or changes the shared state. Observable properties that changed are announced to
+    /// observers on the device callback queue, never on the changing thread (which may be a
+    /// GStreamer streaming thread: the sensor meters exposure and white balance, ramps zoom).
+    func withState<R>(_ body: (inout DeviceState) -> R) -> R {
+        let (result, before, after) = state.withLock { state in
+            let before = ObservedValues(state)
+            let result = body(&state)
+            return (result, before, ObservedValues(state))
+        }
+        if before != after { CaptureDevice.callbacks.async { self.announceChanges(from: before, to: after) } }
+        return result
+    }
 
     /// The configuration lock every handle of the device shares.
     var configurationLock: DeviceConfigurationLock { state.configurationLock }
 
     /// Whether the device is present.
-    public var isConnected: Bool { state.withLock { $0.isConnected } }
+    public var isConnected: Bool {
+        observed(\.isConnected)
+        return state.withLock { $0.isConnected }
+    }
 
-    func setConnected(_ connected: Bool) { state.withLock { $0.isConnected = connected } }
+    func setConnected(_ connected: Bool) { withState { $0.isConnected = connected } }
 
     /// The format in use. The session preset chooses it unless the preset is `inputPriority`.
-    public var activeFormat: Format { state.withLock { $0.activeFormat } }
+    public var activeFormat: Format {
+        observed(\.activeFormat)
+        return state.withLock { $0.activeFormat }
+    }
 
     /// Chooses the active format; it must be one of `formats`, and the device must be locked
     /// for configuration. A session whose preset is not `inputPriority` chooses the format again
@@ -104,7 +132,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible {
 
     /// Sets the active format without the lock: the session applying its preset.
     func applyActiveFormat(_ format: Format) {
-        state.withLock {
+        withState {
             let rate = $0.activeFrameRate
             $0.activeFormat = format
             $0.activeFrameRate = rate.flatMap { format.supportsFrameRate($0) ? $0 : nil }
