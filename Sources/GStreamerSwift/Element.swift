@@ -135,3 +135,13 @@ extension Element {
         _ = gst_element_post_message(pointer.raw, gstMessage)
     }
 }
+
+extension Element {
+    /// The running time of the element's pipeline now, in nanoseconds; nil when it has no clock.
+    public var runningTime: UInt64? {
+        guard let clock = gst_element_get_clock(pointer.raw) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
+        let now = gst_clock_get_time(clock), base = gst_element_get_base_time(pointer.raw)
+        return now >= base ? UInt64(now - base) : 0
+    }
+}

@@ -20,12 +20,15 @@ extension CaptureDevice {
     public static let currentISO: Float = 0
 
     /// Whether the device offers `mode`. The virtual camera offers locked, continuous and custom
-    /// exposure; V4L2 cameras report what their controls allow once exposure controls are wired
-    /// (until then, only their own continuous auto exposure).
+    /// exposure; V4L2 cameras what their controls give (SPEC.md's mapping: auto_exposure,
+    /// exposure_time_absolute, gain or iso_sensitivity).
     public func isExposureModeSupported(_ mode: ExposureMode) -> Bool {
-        switch source {
-        case .virtual: mode != .autoExpose
-        case .v4l2, .testPattern: mode == .continuousAutoExposure
+        switch (source, mode) {
+        case (.virtual, _): mode != .autoExpose
+        case (.v4l2, .continuousAutoExposure): v4l2Mapping == nil || v4l2Provides(.exposureContinuous)
+        case (.v4l2, .locked): v4l2Provides(.exposureLocked)
+        case (.v4l2, .custom): v4l2Provides(.exposureCustom)
+        default: mode == .continuousAutoExposure
         }
     }
 
@@ -42,6 +45,12 @@ extension CaptureDevice {
         guard isExposureModeSupported(mode) else { throw .unsupported(feature: "exposure mode \(mode)", device: uniqueID) }
         guard mode != .custom else {
             try setExposureModeCustom(duration: Self.currentExposureDuration, iso: Self.currentISO)
+            return
+        }
+        if v4l2Mapping != nil {
+            // auto_exposure=3 (aperture priority) or 1 (manual, holding the current values).
+            try writeV4L2(mode == .continuousAutoExposure ? .exposureContinuous : .exposureLocked)
+            withState { $0.exposure.mode = mode }
             return
         }
         withState { state in
@@ -112,13 +121,31 @@ extension CaptureDevice {
                                       completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
         try requireConfigurationLock()
         guard isExposureModeSupported(.custom) else { throw .unsupported(feature: "custom exposure", device: uniqueID) }
-        try activeFormat.validateExposure(duration: duration, iso: iso)
-        withState { state in
+        let limits = exposureLimits
+        if duration.timescale != 0 {
+            guard limits.duration.contains(duration.seconds) else {
+                throw .outOfRange(name: "exposure duration", value: duration.seconds, range: limits.duration)
+            }
+        }
+        if iso != Self.currentISO {
+            guard limits.iso.contains(Double(iso)) else { throw .outOfRange(name: "ISO", value: Double(iso), range: limits.iso) }
+        }
+        let viaControls = v4l2Mapping != nil
+        let (newDuration, newISO) = withState { state in
             state.exposure.mode = .custom
             if duration.timescale != 0 { state.exposure.duration = duration }
             if iso != Self.currentISO { state.exposure.iso = iso }
-            state.sensor.changed(notifying: completionHandler)
+            state.sensor.changed(notifying: viaControls ? nil : completionHandler)
+            return (state.exposure.duration, state.exposure.iso)
         }
+        guard let mapping = v4l2Mapping else { return }
+        // auto_exposure=1 (manual), exposure_time_absolute in 100 µs units, ISO onto gain.
+        let time = try writeV4L2(.exposureCustom) { use in
+            use.name.hasPrefix("exposure")
+                ? V4L2ControlMapping.snap(newDuration.seconds * 10_000, to: use.control)
+                : mapping.gain(forISO: newISO)
+        }
+        complete(completionHandler, at: time)
     }
 }
 

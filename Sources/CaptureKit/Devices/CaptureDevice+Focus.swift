@@ -14,11 +14,13 @@ extension CaptureDevice {
     public static let currentLensPosition: Float = -1
 
     /// Whether the device offers `mode`. The virtual camera offers locked and continuous focus;
-    /// V4L2 cameras report theirs once focus controls are wired (until then, none settable).
+    /// V4L2 cameras what their controls give (focus_automatic_continuous, focus_absolute).
     public func isFocusModeSupported(_ mode: FocusMode) -> Bool {
-        switch source {
-        case .virtual: mode != .autoFocus
-        case .v4l2, .testPattern: false
+        switch (source, mode) {
+        case (.virtual, _): mode != .autoFocus
+        case (.v4l2, .locked): v4l2Provides(.focusLocked) && v4l2Provides(.lensPosition)
+        case (.v4l2, .continuousAutoFocus): v4l2Provides(.focusContinuous)
+        default: false
         }
     }
 
@@ -42,6 +44,11 @@ extension CaptureDevice {
     public func setFocusMode(_ mode: FocusMode) throws(CaptureError) {
         try requireConfigurationLock()
         guard isFocusModeSupported(mode) else { throw .unsupported(feature: "focus mode \(mode)", device: uniqueID) }
+        if v4l2Mapping != nil {
+            if mode == .continuousAutoFocus { try writeV4L2(.focusContinuous) } else { try writeV4L2(.focusLocked) }
+            withState { $0.focus.mode = mode }
+            return
+        }
         withState { state in
             state.focus.mode = mode
             if mode == .continuousAutoFocus && state.focus.lensPosition != FocusState.inFocusPosition {
@@ -60,11 +67,18 @@ extension CaptureDevice {
         guard lensPosition == Self.currentLensPosition || (0...1).contains(lensPosition) else {
             throw .outOfRange(name: "lens position", value: Double(lensPosition), range: 0...1)
         }
-        withState { state in
+        let viaControls = v4l2Mapping != nil
+        let position = withState { state in
             state.focus.mode = .locked
             if lensPosition != Self.currentLensPosition { state.focus.lensPosition = lensPosition }
-            state.sensor.changed(notifying: completionHandler)
+            state.sensor.changed(notifying: viaControls ? nil : completionHandler)
+            return state.focus.lensPosition
         }
+        guard let mapping = v4l2Mapping else { return }
+        // focus_automatic_continuous=0, then focus_absolute for the position (larger is nearer).
+        try writeV4L2(.focusLocked)
+        let time = try writeV4L2(.lensPosition) { _ in mapping.focusValue(forLensPosition: position) }
+        complete(completionHandler, at: time)
     }
 }
 

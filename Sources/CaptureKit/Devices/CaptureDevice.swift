@@ -26,6 +26,9 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     /// Where it is mounted.
     public let position: Position
     let source: DeviceSource
+    /// How a V4L2 camera's controls provide the seed capabilities (nil for other devices, or
+    /// when its controls could not be read).
+    let v4l2Mapping: V4L2ControlMapping?
     let state: SharedState
 
     /// The mutable state every handle of one device shares.
@@ -61,7 +64,8 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     }
 
     init(uniqueID: String, modelID: String, localizedName: String, manufacturer: String,
-         position: Position, formats: [Format], activeFormat: Format, source: DeviceSource) {
+         position: Position, formats: [Format], activeFormat: Format, source: DeviceSource,
+         v4l2Mapping: V4L2ControlMapping? = nil) {
         self.uniqueID = uniqueID
         self.modelID = modelID
         self.localizedName = localizedName
@@ -69,7 +73,10 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         self.position = position
         self.formats = formats
         self.source = source
-        self.state = SharedState(DeviceState(activeFormat: activeFormat), uniqueID: uniqueID)
+        self.v4l2Mapping = v4l2Mapping
+        var initial = DeviceState(activeFormat: activeFormat)
+        if let v4l2Mapping { initial.exposure = ExposureState(reading: v4l2Mapping) }
+        self.state = SharedState(initial, uniqueID: uniqueID)
         state.subject.withLock { $0.device = self }
     }
 
@@ -82,6 +89,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         position = device.position
         formats = device.formats
         source = device.source
+        v4l2Mapping = device.v4l2Mapping
         state = device.state
     }
 

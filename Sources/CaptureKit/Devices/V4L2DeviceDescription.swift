@@ -93,7 +93,9 @@ struct V4L2DeviceDescription: Equatable {
 
     func makeDevice() -> CaptureDevice {
         let initial = SessionPreset.high.bestFormat(among: formats) ?? formats[0]
+        let mapping = (try? V4L2ControlTable.query(deviceAt: path)).map(V4L2ControlMapping.init)
         return CaptureDevice(uniqueID: uniqueID, modelID: modelID, localizedName: name, manufacturer: manufacturer,
-                             position: .unspecified, formats: formats, activeFormat: initial, source: .v4l2(path: path))
+                             position: .unspecified, formats: formats, activeFormat: initial, source: .v4l2(path: path),
+                             v4l2Mapping: mapping)
     }
 }

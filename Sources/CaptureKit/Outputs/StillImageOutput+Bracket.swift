@@ -53,7 +53,8 @@ extension StillImageOutput {
         guard autos.count == settings.count || manuals.count == settings.count else {
             throw .invalidSetting(name: "bracket", value: "mixed settings", valid: "all AutoExposure… or all ManualExposure…BracketedStillImageSettings")
         }
-        guard device.isExposureModeSupported(.custom) else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
+        // Brackets override exposure per image in the sensor: the virtual camera's, for now.
+        guard device.source == .virtual else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
         let format = device.activeFormat
         var overrides: [ExposureOverride] = []
         for auto in autos {

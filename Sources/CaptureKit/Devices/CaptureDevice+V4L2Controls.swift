@@ -1,0 +1,71 @@
+import GStreamerSwift
+
+extension CaptureDevice {
+    /// Whether the V4L2 camera provides `capability` with its own controls.
+    func v4l2Provides(_ capability: V4L2ControlMapping.Capability) -> Bool {
+        if case .device? = v4l2Mapping?[capability] { return true }
+        return false
+    }
+
+    /// Writes the controls that give `capability`: the fixed settings that select a mode, and a
+    /// value from `value` for each control whose value varies. Applied at once on a running
+    /// pipeline (v4l2src `extra-controls`), else when the device next starts.
+    /// Returns the running time of the write (nil when the device is not running).
+    @discardableResult
+    func writeV4L2(_ capability: V4L2ControlMapping.Capability,
+                   value: (V4L2ControlMapping.ControlUse) -> Int64? = { _ in nil }) throws(CaptureError) -> CaptureTime? {
+        guard let mapping = v4l2Mapping, case .device(let uses) = mapping[capability] else {
+            throw .unsupported(feature: "\(capability)", device: uniqueID)
+        }
+        var pairs: [(String, Int64)] = []
+        for use in uses {
+            guard let setting = use.setting ?? value(use) else { continue }
+            pairs.append((use.name, setting))
+        }
+        let live = withState { state -> Element? in
+            for (name, setting) in pairs { state.v4l2Controls[name] = setting }
+            return state.liveSource
+        }
+        guard let live, !pairs.isEmpty else { return nil }
+        do {
+            try live.set("extra-controls", "c," + pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
+        } catch {
+            throw .pipelineFailed(element: live.name, message: error.description)
+        }
+        return live.runningTime.map { CaptureTime(nanoseconds: $0) }
+    }
+
+    /// The exposure limits: the virtual camera's format, or what a V4L2 camera's controls allow.
+    var exposureLimits: (duration: ClosedRange<Double>, iso: ClosedRange<Double>) {
+        if let mapping = v4l2Mapping {
+            let durations = mapping.exposureDurationRange.map { $0.lowerBound.seconds...$0.upperBound.seconds } ?? 0...0
+            let isos = mapping.isoRange.map { Double($0.lowerBound)...Double($0.upperBound) } ?? 0...0
+            return (durations, isos)
+        }
+        let format = activeFormat
+        return (format.minExposureDuration.seconds...format.maxExposureDuration.seconds, Double(format.minISO)...Double(format.maxISO))
+    }
+
+    /// Calls `handler` with `time` (V4L2: the running time of the write, best effort; zero when
+    /// no session runs the device) on the device callback queue.
+    func complete(_ handler: (@Sendable (CaptureTime) -> Void)?, at time: CaptureTime?) {
+        guard let handler else { return }
+        CaptureDevice.callbacks.async { handler(time ?? .zero) }
+    }
+}
+
+extension ExposureState {
+    /// A V4L2 camera's exposure as its controls read at discovery: exposure time and ISO from
+    /// the gain (or ISO) control's current value, where the camera has them.
+    init(reading mapping: V4L2ControlMapping) {
+        self.init()
+        let uses = mapping[.exposureCustom].uses
+        if let time = uses.first(where: { $0.name.hasPrefix("exposure") })?.control.value {
+            duration = V4L2ControlMapping.duration(time)
+        }
+        if let gain = uses.first(where: { !$0.name.hasPrefix("exposure") && $0.setting == nil })?.control.value,
+           let iso = mapping.iso(forGain: gain) {
+            self.iso = iso
+        }
+    }
+}

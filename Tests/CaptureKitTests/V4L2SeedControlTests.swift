@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+/// The seed controls on V4L2 cameras, from recorded control tables of real webcams: what gets
+/// written (v4l2src extra-controls) for each AVFoundation call.
+@Suite("V4L2 seed controls")
+struct V4L2SeedControlTests {
+    static func camera(_ fixture: String) throws -> CaptureDevice {
+        let mapping = V4L2ControlMapping(try V4L2ControlTests.table(fixture))
+        let format = CaptureDevice.Format(pixelFormat: .yuy2, width: 640, height: 480,
+                                          videoSupportedFrameRateRanges: [.init(minFrameRate: 30, maxFrameRate: 30)])
+        return CaptureDevice(uniqueID: "/dev/v4l/by-id/\(fixture)", modelID: fixture, localizedName: fixture, manufacturer: "Logitech",
+                             position: .unspecified, formats: [format], activeFormat: format, source: .v4l2(path: "/dev/video-\(fixture)"),
+                             v4l2Mapping: mapping)
+    }
+
+    static func extraControls(_ device: CaptureDevice) -> String? {
+        let chain = PipelineCompiler.sourceChain(.init(name: "input0", device: device, format: device.activeFormat, frameRate: 30))
+        return chain[0].properties.first { $0.name == "extra-controls" }?.value
+    }
+
+    @Test("C920: custom exposure writes manual mode, exposure time in 100 µs units and ISO as gain")
+    func c920Exposure() async throws {
+        let device = try Self.camera("logitech-c920")
+        let mapping = try #require(device.v4l2Mapping)
+        #expect(device.isExposureModeSupported(.custom) && device.isExposureModeSupported(.continuousAutoExposure))
+        #expect(device.exposureLimits.duration == 0.0003...0.2047)
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        let done = AsyncStream<CaptureTime>.makeStream()
+        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 100), iso: 400) { done.continuation.yield($0) }
+        var iterator = done.stream.makeAsyncIterator()
+        #expect(await iterator.next() == .zero, "no session runs it: applied at start")
+        let gain = try #require(mapping.gain(forISO: 400))
+        #expect(Self.extraControls(device) == "c,auto_exposure=1,exposure_time_absolute=100,gain=\(gain)")
+        #expect(device.exposureMode == .custom && device.iso == 400)
+        #expect(throws: CaptureError.outOfRange(name: "exposure duration", value: 1, range: 0.0003...0.2047)) {
+            try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 1), iso: CaptureDevice.currentISO)
+        }
+        try device.setExposureMode(.continuousAutoExposure)
+        #expect(Self.extraControls(device)?.contains("auto_exposure=3") == true)
+    }
+
+    @Test("C920: locking the lens writes focus_automatic_continuous=0 and focus_absolute; the C270 has no focus")
+    func focus() throws {
+        let c920 = try Self.camera("logitech-c920")
+        try c920.lockForConfiguration()
+        defer { c920.unlockForConfiguration() }
+        try c920.setFocusModeLocked(lensPosition: 0.5)
+        let value = try #require(c920.v4l2Mapping?.focusValue(forLensPosition: 0.5))
+        #expect(Self.extraControls(c920)?.contains("focus_automatic_continuous=0") == true)
+        #expect(Self.extraControls(c920)?.contains("focus_absolute=\(value)") == true)
+        try c920.setFocusMode(.continuousAutoFocus)
+        #expect(Self.extraControls(c920)?.contains("focus_automatic_continuous=1") == true)
+
+        let c270 = try Self.camera("logitech-c270")
+        #expect(!c270.isFocusModeSupported(.locked))
+        try c270.lockForConfiguration()
+        defer { c270.unlockForConfiguration() }
+        #expect(throws: CaptureError.unsupported(feature: "locked focus", device: "/dev/v4l/by-id/logitech-c270")) {
+            try c270.setFocusModeLocked(lensPosition: 0.5)
+        }
+    }
+}
