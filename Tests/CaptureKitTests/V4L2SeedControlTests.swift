@@ -62,4 +62,25 @@ struct V4L2SeedControlTests {
             try c270.setFocusModeLocked(lensPosition: 0.5)
         }
     }
+
+    @Test("C920: locked white balance writes the temperature the gains correct for; zoom writes zoom_absolute")
+    func whiteBalanceAndZoom() throws {
+        let c920 = try Self.camera("logitech-c920")
+        #expect(c920.isWhiteBalanceModeSupported(.locked) && c920.isWhiteBalanceModeSupported(.continuousAutoWhiteBalance))
+        try c920.lockForConfiguration()
+        defer { c920.unlockForConfiguration() }
+        try c920.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: c920.deviceWhiteBalanceGains(for: .init(temperature: 4000, tint: 0)))
+        let controls = try #require(Self.extraControls(c920))
+        #expect(controls.contains("white_balance_automatic=0"), "\(controls)")
+        let kelvin = try #require(controls.split(separator: ",").first { $0.hasPrefix("white_balance_temperature=") }?.split(separator: "=").last.flatMap { Int($0) })
+        #expect(abs(kelvin - 4000) <= 2, "\(kelvin)")
+        try c920.setVideoZoomFactor(2)
+        #expect(Self.extraControls(c920)?.contains("zoom_absolute=200") == true)
+        #expect(throws: CaptureError.outOfRange(name: "video zoom factor", value: 6, range: 1...5)) { try c920.setVideoZoomFactor(6) }
+
+        let c270 = try Self.camera("logitech-c270")
+        try c270.lockForConfiguration()
+        defer { c270.unlockForConfiguration() }
+        #expect(throws: CaptureError.unsupported(feature: "zoom", device: "/dev/v4l/by-id/logitech-c270")) { try c270.setVideoZoomFactor(2) }
+    }
 }

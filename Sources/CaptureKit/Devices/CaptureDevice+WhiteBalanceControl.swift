@@ -14,11 +14,14 @@ extension CaptureDevice {
     public static let currentWhiteBalanceGains = WhiteBalanceGains(redGain: 0, greenGain: 0, blueGain: 0)
 
     /// Whether the device offers `mode`: the virtual camera offers locked and continuous white
-    /// balance (V4L2 cameras once their controls are wired).
+    /// balance; V4L2 cameras what their controls give (white_balance_automatic, and
+    /// white_balance_temperature for locked gains).
     public func isWhiteBalanceModeSupported(_ mode: WhiteBalanceMode) -> Bool {
-        switch source {
-        case .virtual: mode != .autoWhiteBalance
-        case .v4l2, .testPattern: false
+        switch (source, mode) {
+        case (.virtual, _): mode != .autoWhiteBalance
+        case (.v4l2, .locked): v4l2Provides(.whiteBalanceLocked) && v4l2Provides(.whiteBalanceGains)
+        case (.v4l2, .continuousAutoWhiteBalance): v4l2Provides(.whiteBalanceContinuous)
+        default: false
         }
     }
 
@@ -38,7 +41,8 @@ extension CaptureDevice {
     }
 
     /// The largest gain a channel may have.
-    public var maxWhiteBalanceGain: Float { source == .virtual ? WhiteBalanceState.maxGain : 1 }
+    /// (V4L2 cameras set white balance by colour temperature: gains convert to it.)
+    public var maxWhiteBalanceGain: Float { source == .virtual || v4l2Provides(.whiteBalanceGains) ? WhiteBalanceState.maxGain : 1 }
 
     /// The gains that make the centre 50 % of the current (unbalanced) frame gray on average:
     /// gray world, measured by the sensor whenever the light changes.
@@ -49,6 +53,11 @@ extension CaptureDevice {
     public func setWhiteBalanceMode(_ mode: WhiteBalanceMode) throws(CaptureError) {
         try requireConfigurationLock()
         guard isWhiteBalanceModeSupported(mode) else { throw .unsupported(feature: "white balance mode \(mode)", device: uniqueID) }
+        if v4l2Mapping != nil {
+            try writeV4L2(mode == .continuousAutoWhiteBalance ? .whiteBalanceContinuous : .whiteBalanceLocked)
+            withState { $0.whiteBalance.mode = mode }
+            return
+        }
         withState { state in
             state.whiteBalance.mode = mode
             if mode == .continuousAutoWhiteBalance {
@@ -74,11 +83,18 @@ extension CaptureDevice {
             }
             applied = gains
         }
-        withState { state in
+        let viaControls = v4l2Mapping != nil
+        let gainsNow = withState { state in
             state.whiteBalance.mode = .locked
             if let applied { state.whiteBalance.gains = applied }
-            state.sensor.changed(notifying: completionHandler)
+            state.sensor.changed(notifying: viaControls ? nil : completionHandler)
+            return state.whiteBalance.gains
         }
+        guard v4l2Mapping != nil else { return }
+        // white_balance_automatic=0, then the colour temperature these gains correct for.
+        let kelvin = Double(temperatureAndTintValues(for: gainsNow).temperature)
+        let time = try writeV4L2(.whiteBalanceGains) { use in V4L2ControlMapping.snap(kelvin, to: use.control) }
+        complete(completionHandler, at: time)
     }
 
     /// The gains that neutralise light of this chromaticity (AVCaptureDevice's conversion).

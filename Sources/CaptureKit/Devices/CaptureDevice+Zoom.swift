@@ -12,7 +12,7 @@ extension CaptureDevice {
     /// crop around the centre and scale, from the next frame on.
     public func setVideoZoomFactor(_ factor: Double) throws(CaptureError) {
         try requireConfigurationLock()
-        let maximum = activeFormat.videoMaxZoomFactor
+        let maximum = maxZoomFactor
         guard maximum > 1 else { throw .unsupported(feature: "zoom", device: uniqueID) }
         guard (1...maximum).contains(factor) else { throw .outOfRange(name: "video zoom factor", value: factor, range: 1...maximum) }
         withState { state in
@@ -20,6 +20,21 @@ extension CaptureDevice {
             state.zoom.ramp = nil
             state.sensor.changed(notifying: nil)
         }
+        if v4l2Mapping != nil {
+            // zoom_absolute: UVC counts 100 = 1×.
+            try writeV4L2(.zoom) { use in
+                V4L2ControlMapping.snap(use.control.minimum > 0 ? factor * Double(use.control.minimum) : Double(use.control.minimum) + (factor - 1) * 100,
+                                        to: use.control)
+            }
+        }
+    }
+
+    /// The largest zoom factor: the format's (digital zoom on the virtual camera), or what a V4L2
+    /// camera's zoom_absolute spans (digital zoom for V4L2 cameras is not in the pipeline yet).
+    var maxZoomFactor: Double {
+        guard v4l2Mapping != nil else { return activeFormat.videoMaxZoomFactor }
+        guard v4l2Provides(.zoom) else { return 1 }
+        return v4l2Mapping?.zoomFactorRange?.upperBound ?? 1
     }
 
     /// Whether a `ramp(toVideoZoomFactor:withRate:)` is under way.
@@ -32,7 +47,8 @@ extension CaptureDevice {
     /// exponentially, frame by frame; needs the configuration lock.
     public func ramp(toVideoZoomFactor factor: Double, withRate rate: Float) throws(CaptureError) {
         try requireConfigurationLock()
-        let maximum = activeFormat.videoMaxZoomFactor
+        guard source == .virtual else { throw .unsupported(feature: "zoom ramps", device: uniqueID) }
+        let maximum = maxZoomFactor
         guard maximum > 1 else { throw .unsupported(feature: "zoom", device: uniqueID) }
         guard (1...maximum).contains(factor) else { throw .outOfRange(name: "video zoom factor", value: factor, range: 1...maximum) }
         guard rate.isFinite && rate > 0 else { throw .outOfRange(name: "zoom ramp rate", value: Double(rate), range: Double(Float.ulpOfOne)...Double(Float.greatestFiniteMagnitude)) }
