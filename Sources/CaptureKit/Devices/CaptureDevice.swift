@@ -40,6 +40,8 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         /// The handle observers are registered against, so that a change made through any handle
         /// reaches observers of every handle.
         let subject = Mutex(WeakSubject())
+        /// Read on every frame by the subject-area monitor, so kept outside the state lock.
+        let subjectAreaMonitoring = Atomic<Bool>(false)
         init(_ state: DeviceState, uniqueID: String) {
             value = Mutex(state)
             configurationLock = DeviceConfigurationLock(uniqueID: uniqueID)

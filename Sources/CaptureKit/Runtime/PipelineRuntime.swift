@@ -35,6 +35,15 @@ final class PipelineRuntime: Sendable {
                 sensors[input.name] = sensor
             }
             self.sensors = sensors
+            // Every input's frames pass the subject-area monitor before the tee (raw formats only).
+            for input in graph.inputs where input.format.pixelFormat.gstFormat != nil {
+                let monitor = SubjectAreaMonitor(device: input.device, width: input.format.width, height: input.format.height,
+                                                 pixelFormat: input.format.pixelFormat)
+                try made["\(input.name)_tee"]!.staticPad("sink").addBufferProbe { buffer in
+                    if monitor.isActive { try? buffer.withBytes { monitor.inspect($0) } }
+                    return .pass
+                }
+            }
         } catch {
             throw .pipelineFailed(element: nil, message: error.description)
         }
