@@ -52,7 +52,9 @@ final class SubjectAreaMonitor: Sendable {
     /// Whether to map the frame at all: one atomic load per frame while monitoring is off.
     var isActive: Bool {
         if device.isSubjectAreaChangeMonitoringEnabled { return true }
-        if hasReference.exchange(false, ordering: .relaxed) { state.withLock { $0.reference = nil } }
+        if hasReference.load(ordering: .relaxed), hasReference.exchange(false, ordering: .relaxed) {
+            state.withLock { $0.reference = nil }
+        }
         return false
     }
 
