@@ -1,30 +1,20 @@
 import CaptureKit
 
 extension PipelineFile.ControlsSpec {
-    /// Sets the controls on `device` under its configuration lock, in a fixed order: focus,
-    /// exposure, zoom, torch, white balance.
+    /// The file's controls as CaptureKit's control settings.
+    var settings: CaptureDevice.ControlSettings {
+        let whiteBalance: CaptureDevice.ControlSettings.WhiteBalance? = switch self.whiteBalance {
+        case .auto?: .auto
+        case .temperature(let kelvin, let tint)?: .temperature(kelvin, tint: tint)
+        case nil: nil
+        }
+        return .init(iso: iso, exposureDuration: shutter.map { CaptureTime(value: Int64(($0 * 1_000_000).rounded()), timescale: 1_000_000) },
+                     lensPosition: lens, focusMode: focus.map { $0 == .locked ? .locked : .continuousAutoFocus },
+                     zoomFactor: zoom, torchLevel: torch, whiteBalance: whiteBalance)
+    }
+
+    /// Sets the controls on `device` under its configuration lock.
     func apply(to device: CaptureDevice) throws(CaptureError) {
-        try device.lockForConfiguration()
-        defer { device.unlockForConfiguration() }
-        switch focus {
-        case .continuous?: try device.setFocusMode(.continuousAutoFocus)
-        case .locked?: try device.setFocusModeLocked(lensPosition: lens ?? CaptureDevice.currentLensPosition)
-        case nil: if let lens { try device.setFocusModeLocked(lensPosition: lens) }
-        }
-        if iso != nil || shutter != nil {
-            let duration = shutter.map { CaptureTime(value: Int64(($0 * 1_000_000).rounded()), timescale: 1_000_000) }
-            try device.setExposureModeCustom(duration: duration ?? CaptureDevice.currentExposureDuration, iso: iso ?? CaptureDevice.currentISO)
-        }
-        if let zoom { try device.setVideoZoomFactor(zoom) }
-        if let torch {
-            if torch == 0 { try device.setTorchMode(.off) } else { try device.setTorchModeOn(level: torch) }
-        }
-        switch whiteBalance {
-        case .auto?: try device.setWhiteBalanceMode(.continuousAutoWhiteBalance)
-        case .temperature(let temperature, let tint)?:
-            try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: device.deviceWhiteBalanceGains(
-                for: .init(temperature: temperature, tint: tint)))
-        case nil: break
-        }
+        try device.apply(settings)
     }
 }

@@ -35,7 +35,7 @@ extension CaptureDevice {
     /// The exposure mode.
     public var exposureMode: ExposureMode {
         observed(\.exposureMode)
-        return withState { $0.exposure.mode }
+        return readState { $0.exposure.mode }
     }
 
     /// Sets the exposure mode; needs the configuration lock and a supported mode. Locking holds
@@ -66,19 +66,19 @@ extension CaptureDevice {
     /// The current exposure duration.
     public var exposureDuration: CaptureTime {
         observed(\.exposureDuration)
-        return withState { $0.exposure.duration }
+        return readState { $0.exposure.duration }
     }
 
     /// The current ISO.
     public var iso: Float {
         observed(\.iso)
-        return withState { $0.exposure.iso }
+        return readState { $0.exposure.iso }
     }
 
     /// The bias auto exposure aims at, in EV (0 = the metered exposure).
     public var exposureTargetBias: Float {
         observed(\.exposureTargetBias)
-        return withState { $0.exposure.bias }
+        return readState { $0.exposure.bias }
     }
     /// The lowest bias.
     public var minExposureTargetBias: Float { source == .virtual ? -8 : 0 }
@@ -89,7 +89,7 @@ extension CaptureDevice {
     /// centre of the frame (positive: brighter than the target).
     public var exposureTargetOffset: Float {
         observed(\.exposureTargetOffset)
-        return withState { $0.exposure.targetOffset }
+        return readState { $0.exposure.targetOffset }
     }
 
     /// Sets the exposure target bias (EV); needs the configuration lock. In the auto modes the
@@ -121,15 +121,7 @@ extension CaptureDevice {
                                       completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
         try requireConfigurationLock()
         guard isExposureModeSupported(.custom) else { throw .unsupported(feature: "custom exposure", device: uniqueID) }
-        let limits = exposureLimits
-        if duration.timescale != 0 {
-            guard limits.duration.contains(duration.seconds) else {
-                throw .outOfRange(name: "exposure duration", value: duration.seconds, range: limits.duration)
-            }
-        }
-        if iso != Self.currentISO {
-            guard limits.iso.contains(Double(iso)) else { throw .outOfRange(name: "ISO", value: Double(iso), range: limits.iso) }
-        }
+        try validateExposure(duration: duration, iso: iso)
         let viaControls = v4l2Mapping != nil
         let (newDuration, newISO) = withState { state in
             state.exposure.mode = .custom
@@ -212,17 +204,18 @@ extension CaptureDevice {
     }
 }
 
-extension CaptureDevice.Format {
-    /// Throws `outOfRange` for a duration or ISO the format does not allow; the "current"
+extension CaptureDevice {
+    /// Throws `outOfRange` for a duration or ISO outside `exposureLimits`; the "current"
     /// sentinels always pass.
     func validateExposure(duration: CaptureTime, iso: Float) throws(CaptureError) {
+        let limits = exposureLimits
         if duration.timescale != 0 {
-            let range = minExposureDuration.seconds...maxExposureDuration.seconds
-            guard range.contains(duration.seconds) else { throw .outOfRange(name: "exposure duration", value: duration.seconds, range: range) }
+            guard limits.duration.contains(duration.seconds) else {
+                throw .outOfRange(name: "exposure duration", value: duration.seconds, range: limits.duration)
+            }
         }
         if iso != CaptureDevice.currentISO {
-            let range = Double(minISO)...Double(maxISO)
-            guard range.contains(Double(iso)) else { throw .outOfRange(name: "ISO", value: Double(iso), range: range) }
+            guard limits.iso.contains(Double(iso)) else { throw .outOfRange(name: "ISO", value: Double(iso), range: limits.iso) }
         }
     }
 }

@@ -27,13 +27,13 @@ extension CaptureDevice {
     /// The focus mode.
     public var focusMode: FocusMode {
         observed(\.focusMode)
-        return withState { $0.focus.mode }
+        return readState { $0.focus.mode }
     }
 
     /// The lens position, 0 (closest) … 1 (farthest).
     public var lensPosition: Float {
         observed(\.lensPosition)
-        return withState { $0.focus.lensPosition }
+        return readState { $0.focus.lensPosition }
     }
 
     /// Whether the lens is moving: false, as the virtual lens moves between two frames.

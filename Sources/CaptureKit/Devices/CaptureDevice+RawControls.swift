@@ -26,7 +26,7 @@ extension CaptureDevice {
 
     /// The V4L2 controls set with `setV4L2Control`, as v4l2src's `extra-controls` value.
     var extraControls: String? {
-        let controls = withState { $0.v4l2Controls }
+        let controls = readState { $0.v4l2Controls }
         guard !controls.isEmpty else { return nil }
         return "c," + controls.keys.sorted().map { "\($0)=\(controls[$0]!)" }.joined(separator: ",")
     }

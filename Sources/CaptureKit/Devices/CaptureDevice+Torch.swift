@@ -15,7 +15,7 @@ extension CaptureDevice {
     public var isTorchAvailable: Bool { hasTorch }
 
     /// Whether the torch is lit.
-    public var isTorchActive: Bool { withState { $0.torch.level > 0 } }
+    public var isTorchActive: Bool { readState { $0.torch.level > 0 } }
 
     /// Whether the torch offers `mode` (auto needs a light meter: not yet).
     public func isTorchModeSupported(_ mode: TorchMode) -> Bool { hasTorch && mode != .auto }
@@ -23,13 +23,13 @@ extension CaptureDevice {
     /// The torch mode.
     public var torchMode: TorchMode {
         observed(\.torchMode)
-        return withState { $0.torch.mode }
+        return readState { $0.torch.mode }
     }
 
     /// The torch level, 0 … 1.
     public var torchLevel: Float {
         observed(\.torchLevel)
-        return withState { $0.torch.level }
+        return readState { $0.torch.level }
     }
 
     /// Turns the torch off or on (at full level); needs the configuration lock.

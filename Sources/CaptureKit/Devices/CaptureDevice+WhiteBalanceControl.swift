@@ -28,7 +28,7 @@ extension CaptureDevice {
     /// The white balance mode.
     public var whiteBalanceMode: WhiteBalanceMode {
         observed(\.whiteBalanceMode)
-        return withState { $0.whiteBalance.mode }
+        return readState { $0.whiteBalance.mode }
     }
 
     /// Whether gains are moving: false, as the virtual camera balances between two frames.
@@ -37,7 +37,7 @@ extension CaptureDevice {
     /// The gains in use, each in 1 … `maxWhiteBalanceGain`.
     public var deviceWhiteBalanceGains: WhiteBalanceGains {
         observed(\.deviceWhiteBalanceGains)
-        return withState { $0.whiteBalance.gains }
+        return readState { $0.whiteBalance.gains }
     }
 
     /// The largest gain a channel may have.
@@ -46,7 +46,7 @@ extension CaptureDevice {
 
     /// The gains that make the centre 50 % of the current (unbalanced) frame gray on average:
     /// gray world, measured by the sensor whenever the light changes.
-    public var grayWorldDeviceWhiteBalanceGains: WhiteBalanceGains { withState { $0.whiteBalance.grayWorld } }
+    public var grayWorldDeviceWhiteBalanceGains: WhiteBalanceGains { readState { $0.whiteBalance.grayWorld } }
 
     /// Sets the white balance mode; needs the configuration lock and a supported mode.
     /// Continuous white balance applies the gray-world gains from the next frame on.

@@ -4,7 +4,7 @@ extension CaptureDevice {
     /// The zoom factor: 1 shows the whole field; 2 crops the centre half and scales it up.
     public var videoZoomFactor: Double {
         observed(\.videoZoomFactor)
-        return withState { $0.zoom.factor }
+        return readState { $0.zoom.factor }
     }
 
     /// Sets the zoom factor, 1 … `activeFormat.videoMaxZoomFactor`; needs the configuration
@@ -40,7 +40,7 @@ extension CaptureDevice {
     /// Whether a `ramp(toVideoZoomFactor:withRate:)` is under way.
     public var isRampingVideoZoom: Bool {
         observed(\.isRampingVideoZoom)
-        return withState { $0.zoom.ramp != nil }
+        return readState { $0.zoom.ramp != nil }
     }
 
     /// Zooms smoothly to `factor` at `rate` powers of two per second (1: doubling each second),
@@ -64,6 +64,7 @@ extension CaptureDevice {
     /// Called by the sensor before painting the frame at `time`: moves a ramp on to where it
     /// should be at that frame.
     func advanceZoomRamp(at time: CaptureTime) {
+        guard readState({ $0.zoom.ramp != nil }) else { return }
         withState { state in
             guard var ramp = state.zoom.ramp else { return }
             let start = ramp.startTime ?? time

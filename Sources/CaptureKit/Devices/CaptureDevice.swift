@@ -98,6 +98,9 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     public static func == (lhs: CaptureDevice, rhs: CaptureDevice) -> Bool { lhs.uniqueID == rhs.uniqueID }
     public func hash(into hasher: inout Hasher) { hasher.combine(uniqueID) }
 
+    /// Reads the shared state without announcing anything: for getters and per-frame reads.
+    func readState<R>(_ body: (DeviceState) -> R) -> R { state.value.withLock { body($0) } }
+
     /// Reads or changes the shared state.
     /// Reads or changes the shared state. Observable properties that changed are announced to
     /// observers on the device callback queue, never on the changing thread (which may be a

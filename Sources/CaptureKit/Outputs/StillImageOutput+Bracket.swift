@@ -55,7 +55,6 @@ extension StillImageOutput {
         }
         // Brackets override exposure per image in the sensor: the virtual camera's, for now.
         guard device.source == .virtual else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
-        let format = device.activeFormat
         var overrides: [ExposureOverride] = []
         for auto in autos {
             guard (-8...8).contains(auto.exposureTargetBias) else {
@@ -64,7 +63,7 @@ extension StillImageOutput {
             overrides.append(.bias(auto.exposureTargetBias))
         }
         for manual in manuals {
-            try format.validateExposure(duration: manual.exposureDuration, iso: manual.iso)
+            try device.validateExposure(duration: manual.exposureDuration, iso: manual.iso)
             overrides.append(.manual(duration: manual.exposureDuration, iso: manual.iso))
         }
         return (device, overrides)

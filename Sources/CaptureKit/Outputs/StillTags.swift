@@ -21,7 +21,7 @@ enum StillTags {
     /// camera always does; V4L2 cameras once their exposure controls are read).
     static func exposureFields(_ device: CaptureDevice) -> [String] {
         guard device.source == .virtual else { return [] }
-        let exposure = device.withState { $0.exposure }
+        let exposure = device.readState { $0.exposure }
         let (duration, iso, bias) = exposure.effective
         return [
             "capturing-shutter-speed=(fraction)\(duration.value)/\(duration.timescale)",

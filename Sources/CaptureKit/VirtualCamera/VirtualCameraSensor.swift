@@ -49,7 +49,7 @@ final class VirtualCameraSensor: Sendable {
         guard bytes.count >= scene.pixels.count * 4 else { return }
         let height = scene.height
         if let time { device?.advanceZoomRamp(at: time) }
-        let settings = device?.withState {
+        let settings = device?.readState {
             ($0.sensor.generation, $0.exposure.relativeExposure * $0.torch.gain, $0.focus.blurRadius(height: height),
              $0.zoom.factor, $0.whiteBalance)
         }

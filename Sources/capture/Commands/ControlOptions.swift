@@ -24,37 +24,27 @@ struct ControlOptions: ParsableArguments {
     @Option(help: "White balance: auto, or TEMPERATURE[:TINT] in kelvin, e.g. 3200 or 5000:10 (locks the gains).")
     var wb: WhiteBalanceOption?
 
-    var isEmpty: Bool { iso == nil && shutter == nil && lens == nil && focus == nil && zoom == nil && torch == nil && wb == nil }
+    /// The options as CaptureKit's control settings.
+    var settings: CaptureDevice.ControlSettings {
+        let focusMode: CaptureDevice.FocusMode? = switch focus {
+        case .auto?: .autoFocus
+        case .continuous?: .continuousAutoFocus
+        case .locked?: .locked
+        case nil: nil
+        }
+        let whiteBalance: CaptureDevice.ControlSettings.WhiteBalance? = switch wb {
+        case .auto?: .auto
+        case .temperature(let kelvin, let tint)?: .temperature(kelvin, tint: tint)
+        case nil: nil
+        }
+        return .init(iso: iso, exposureDuration: shutter?.time, lensPosition: lens, focusMode: focusMode,
+                     zoomFactor: zoom, torchLevel: torch, whiteBalance: whiteBalance)
+    }
 
     /// Applies the controls under the device's configuration lock; unsupported ones and values
     /// out of range fail with CaptureKit's error, which names the value and the valid range.
     func apply(to device: CaptureDevice) throws(CaptureError) {
-        guard !isEmpty else { return }
-        try device.lockForConfiguration()
-        defer { device.unlockForConfiguration() }
-        if let focus {
-            switch focus {
-            case .auto: try device.setFocusMode(.autoFocus)
-            case .continuous: try device.setFocusMode(.continuousAutoFocus)
-            case .locked: try device.setFocusModeLocked(lensPosition: lens ?? CaptureDevice.currentLensPosition)
-            }
-        }
-        if let lens, focus != .locked { try device.setFocusModeLocked(lensPosition: lens) }
-        if iso != nil || shutter != nil {
-            try device.setExposureModeCustom(duration: shutter?.time ?? CaptureDevice.currentExposureDuration,
-                                             iso: iso ?? CaptureDevice.currentISO)
-        }
-        if let zoom { try device.setVideoZoomFactor(zoom) }
-        if let torch {
-            if torch == 0 { try device.setTorchMode(.off) } else { try device.setTorchModeOn(level: torch) }
-        }
-        switch wb {
-        case .auto?: try device.setWhiteBalanceMode(.continuousAutoWhiteBalance)
-        case .temperature(let temperature, let tint)?:
-            try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: device.deviceWhiteBalanceGains(
-                for: .init(temperature: temperature, tint: tint)))
-        case nil: break
-        }
+        try device.apply(settings)
     }
 }
 
