@@ -9,8 +9,24 @@ extension PipelineFile.ControlsSpec {
         case nil: nil
         }
         return .init(iso: iso, exposureDuration: shutter.map { CaptureTime(value: Int64(($0 * 1_000_000).rounded()), timescale: 1_000_000) },
-                     lensPosition: lens, focusMode: focus.map { $0 == .locked ? .locked : .continuousAutoFocus },
-                     zoomFactor: zoom, torchLevel: torch, whiteBalance: whiteBalance)
+                     lensPosition: lens, focusMode: focus.map(Self.focusMode), zoomFactor: zoom, torchLevel: torch,
+                     whiteBalance: whiteBalance, exposureTargetBias: ev, flashMode: flash.map(Self.flashMode))
+    }
+
+    private static func focusMode(_ name: PipelineFile.FocusModeName) -> CaptureDevice.FocusMode {
+        switch name {
+        case .auto: .autoFocus
+        case .continuous: .continuousAutoFocus
+        case .locked: .locked
+        }
+    }
+
+    private static func flashMode(_ name: PipelineFile.FlashModeName) -> CaptureDevice.FlashMode {
+        switch name {
+        case .on: .on
+        case .off: .off
+        case .auto: .auto
+        }
     }
 
     /// Sets the controls on `device` under its configuration lock.

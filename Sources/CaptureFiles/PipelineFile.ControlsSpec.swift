@@ -16,11 +16,16 @@ extension PipelineFile {
         public var torch: Float?
         /// White balance: `auto`, or kelvin with an optional tint ("5000:10").
         public var whiteBalance: WhiteBalanceSpec?
+        /// Exposure target bias in EV: `setExposureTargetBias(_:)`.
+        public var ev: Float?
+        /// Flash mode: `setFlashMode(_:)`.
+        public var flash: FlashModeName?
         /// Where the `controls` mapping starts.
         public var location: SourceLocation
 
         public init(iso: Float? = nil, shutter: Double? = nil, lens: Float? = nil, focus: FocusModeName? = nil, zoom: Double? = nil,
-                    torch: Float? = nil, whiteBalance: WhiteBalanceSpec? = nil, location: SourceLocation) {
+                    torch: Float? = nil, whiteBalance: WhiteBalanceSpec? = nil, ev: Float? = nil, flash: FlashModeName? = nil,
+                    location: SourceLocation) {
             self.iso = iso
             self.shutter = shutter
             self.lens = lens
@@ -28,13 +33,20 @@ extension PipelineFile {
             self.zoom = zoom
             self.torch = torch
             self.whiteBalance = whiteBalance
+            self.ev = ev
+            self.flash = flash
             self.location = location
         }
     }
 
     /// `focus` values.
     public enum FocusModeName: String, Sendable, Equatable, CaseIterable {
-        case continuous, locked
+        case auto, continuous, locked
+    }
+
+    /// `flash` values.
+    public enum FlashModeName: String, Sendable, Equatable, CaseIterable {
+        case on, off, auto
     }
 
     /// `wb` values.

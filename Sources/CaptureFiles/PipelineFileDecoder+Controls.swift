@@ -3,7 +3,7 @@ import Yams
 /// Decoding of an input's `controls` mapping.
 extension PipelineFileDecoder {
     /// The keys allowed in `controls`.
-    static let controlKeys = ["iso", "shutter", "lens", "focus", "zoom", "torch", "wb"]
+    static let controlKeys = ["iso", "shutter", "lens", "focus", "zoom", "torch", "wb", "ev", "flash"]
 
     func decodeControls(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> PipelineFile.ControlsSpec {
         let item = try mapping(entry.value, key: entry.key, context: "controls")
@@ -16,6 +16,8 @@ extension PipelineFileDecoder {
         if let zoom = item["zoom"] { spec.zoom = try positive(zoom) }
         if let torch = item["torch"] { spec.torch = Float(try number(torch)) }
         if let wb = item["wb"] { spec.whiteBalance = try whiteBalance(wb) }
+        if let ev = item["ev"] { spec.ev = Float(try number(ev)) }
+        if let flash = item["flash"] { spec.flash = try choice(flash, of: PipelineFile.FlashModeName.self) }
         return spec
     }
 

@@ -1,4 +1,4 @@
-import CaptureKit
+@testable import CaptureKit
 import Foundation
 import Testing
 @testable import CaptureFiles
@@ -70,6 +70,8 @@ struct PipelineExamplesTests {
 
     @Test("running the example does what the file says", arguments: examples)
     func runExample(name: String) async throws {
+        // Each example starts from a new device's controls, as in a `capture run` process.
+        for device in CaptureDevice.devices(for: .video) { device.restoreDefaultControls() }
         let file = try Self.load(name)
         let built = try file.makeSession()
         let directory = try Self.temporaryDirectory()

@@ -59,14 +59,19 @@ struct FocusTests {
         #expect(seen[index - 1].1 > 200, "sharp before: \(seen[index - 1].1)")
         #expect(seen[index].1 < 20, "blurred at syncTime: \(seen[index].1)")
 
+        // Continuous focus searches (contrast detect) and settles on the in-focus position.
         try device.setFocusMode(.continuousAutoFocus)
-        #expect(device.lensPosition == FocusState.inFocusPosition)
-        let changed = try #require(test.session.runtime?.pipeline.runningTime)
         var latest = try #require(await iterator.next())
-        while latest.presentationTime.nanoseconds < Int64(changed) + 40_000_000 {
+        var searched = 0
+        while searched < 3 || device.isAdjustingFocus {
             latest = try #require(await iterator.next())
+            searched += 1
+            try #require(searched < 90, "autofocus did not settle at \(device.lensPosition)")
         }
+        latest = try #require(await iterator.next())
+        #expect(abs(device.lensPosition - FocusState.inFocusPosition) <= 0.031, "\(device.lensPosition)")
         #expect(try Self.sharpness(latest) > 200)
+        #expect(device.focusMode == .continuousAutoFocus)
     }
 
     @Test("focus needs the lock, a supported mode and a lens position in 0...1")
@@ -78,10 +83,11 @@ struct FocusTests {
         #expect(throws: CaptureError.outOfRange(name: "lens position", value: 1.5, range: 0...1)) {
             try device.setFocusModeLocked(lensPosition: 1.5)
         }
-        #expect(throws: CaptureError.unsupported(feature: "focus mode autoFocus", device: "virtual:front")) {
-            try device.setFocusMode(.autoFocus)
+        #expect(throws: CaptureError.outOfRange(name: "focus point of interest y", value: -0.1, range: 0...1)) {
+            try device.setFocusPointOfInterest(CGPoint(x: 0.5, y: -0.1))
         }
         let test = CaptureDevice.find(virtual: .back)
-        #expect(test.isFocusModeSupported(.locked) && test.isFocusModeSupported(.continuousAutoFocus))
+        #expect(CaptureDevice.FocusMode.allCases.allSatisfy(test.isFocusModeSupported))
+        #expect(test.isFocusPointOfInterestSupported && test.isSmoothAutoFocusSupported && test.isAutoFocusRangeRestrictionSupported)
     }
 }

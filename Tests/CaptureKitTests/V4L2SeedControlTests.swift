@@ -63,7 +63,7 @@ struct V4L2SeedControlTests {
         }
     }
 
-    @Test("C920: locked white balance writes the temperature the gains correct for; zoom writes zoom_absolute")
+    @Test("C920: locked white balance writes the temperature the gains correct for; zoom writes zoom_absolute, or zooms digitally on the C270")
     func whiteBalanceAndZoom() throws {
         let c920 = try Self.camera("logitech-c920")
         #expect(c920.isWhiteBalanceModeSupported(.locked) && c920.isWhiteBalanceModeSupported(.continuousAutoWhiteBalance))
@@ -81,6 +81,10 @@ struct V4L2SeedControlTests {
         let c270 = try Self.camera("logitech-c270")
         try c270.lockForConfiguration()
         defer { c270.unlockForConfiguration() }
-        #expect(throws: CaptureError.unsupported(feature: "zoom", device: "/dev/v4l/by-id/logitech-c270")) { try c270.setVideoZoomFactor(2) }
+        // No zoom_absolute: digital zoom in the pipeline, up to 4×.
+        #expect(c270.zoomsInPipeline && c270.maxZoomFactor == DigitalZoom.maxFactor)
+        try c270.setVideoZoomFactor(2)
+        #expect(Self.extraControls(c270)?.contains("zoom") != true)
+        #expect(throws: CaptureError.outOfRange(name: "video zoom factor", value: 5, range: 1...4)) { try c270.setVideoZoomFactor(5) }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CaptureKit
+@_spi(Benchmark) @testable import CaptureKit
 
 @Suite("White balance on the virtual camera", .serialized)
 struct WhiteBalanceControlTests {
@@ -75,8 +75,11 @@ struct WhiteBalanceControlTests {
         #expect(throws: CaptureError.outOfRange(name: "red white balance gain", value: 9, range: 1...8)) {
             try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 9, greenGain: 1, blueGain: 1))
         }
-        #expect(throws: CaptureError.unsupported(feature: "white balance mode autoWhiteBalance", device: "virtual:front")) {
-            try device.setWhiteBalanceMode(.autoWhiteBalance)
+        #expect(throws: CaptureError.unsupported(feature: "white balance mode autoWhiteBalance", device: "test-pattern:snow")) {
+            let pattern = CaptureDevice.testPattern(width: 64, height: 48, pattern: "snow", isLive: true)
+            try pattern.lockForConfiguration()
+            defer { pattern.unlockForConfiguration() }
+            try pattern.setWhiteBalanceMode(.autoWhiteBalance)
         }
         try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: CaptureDevice.currentWhiteBalanceGains)
         #expect(device.whiteBalanceMode == .locked)

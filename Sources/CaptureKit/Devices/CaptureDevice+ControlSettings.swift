@@ -16,9 +16,13 @@ extension CaptureDevice {
         /// 0 turns the torch off.
         public var torchLevel: Float?
         public var whiteBalance: WhiteBalance?
+        /// Exposure target bias in EV.
+        public var exposureTargetBias: Float?
+        public var flashMode: FlashMode?
 
         public init(iso: Float? = nil, exposureDuration: CaptureTime? = nil, lensPosition: Float? = nil, focusMode: FocusMode? = nil,
-                    zoomFactor: Double? = nil, torchLevel: Float? = nil, whiteBalance: WhiteBalance? = nil) {
+                    zoomFactor: Double? = nil, torchLevel: Float? = nil, whiteBalance: WhiteBalance? = nil,
+                    exposureTargetBias: Float? = nil, flashMode: FlashMode? = nil) {
             self.iso = iso
             self.exposureDuration = exposureDuration
             self.lensPosition = lensPosition
@@ -26,14 +30,16 @@ extension CaptureDevice {
             self.zoomFactor = zoomFactor
             self.torchLevel = torchLevel
             self.whiteBalance = whiteBalance
+            self.exposureTargetBias = exposureTargetBias
+            self.flashMode = flashMode
         }
 
         /// Whether nothing is to change.
         public var isEmpty: Bool { self == ControlSettings() }
     }
 
-    /// Applies `settings` under the configuration lock, in a fixed order: focus, exposure, zoom,
-    /// torch, white balance. A lens position locks focus there; ISO or duration switch to
+    /// Applies `settings` under the configuration lock, in a fixed order: focus, exposure, bias,
+    /// zoom, torch, flash, white balance. A lens position locks focus there; ISO or duration switch to
     /// custom exposure. Unsupported controls and values out of range throw CaptureKit's error.
     public func apply(_ settings: ControlSettings) throws(CaptureError) {
         guard !settings.isEmpty else { return }
@@ -50,10 +56,12 @@ extension CaptureDevice {
         if settings.iso != nil || settings.exposureDuration != nil {
             try setExposureModeCustom(duration: settings.exposureDuration ?? Self.currentExposureDuration, iso: settings.iso ?? Self.currentISO)
         }
+        if let bias = settings.exposureTargetBias { try setExposureTargetBias(bias) }
         if let zoom = settings.zoomFactor { try setVideoZoomFactor(zoom) }
         if let torch = settings.torchLevel {
             if torch == 0 { try setTorchMode(.off) } else { try setTorchModeOn(level: torch) }
         }
+        if let flash = settings.flashMode { try setFlashMode(flash) }
         switch settings.whiteBalance {
         case .auto?: try setWhiteBalanceMode(.continuousAutoWhiteBalance)
         case .temperature(let temperature, let tint)?:

@@ -19,17 +19,52 @@ extension CaptureDevice {
     /// Passed as the ISO to `setExposureModeCustom` to keep the current one (AVCaptureISOCurrent).
     public static let currentISO: Float = 0
 
-    /// Whether the device offers `mode`. The virtual camera offers locked, continuous and custom
-    /// exposure; V4L2 cameras what their controls give (SPEC.md's mapping: auto_exposure,
-    /// exposure_time_absolute, gain or iso_sensitivity).
+    /// Whether the device offers `mode`. The virtual camera offers every mode (CaptureKit's
+    /// exposure loop meters its frames); V4L2 cameras what their controls give (SPEC.md's
+    /// mapping: auto_exposure, exposure_time_absolute, gain or iso_sensitivity), with the same
+    /// loop where a camera has manual exposure but no auto exposure.
     public func isExposureModeSupported(_ mode: ExposureMode) -> Bool {
         switch (source, mode) {
-        case (.virtual, _): mode != .autoExpose
-        case (.v4l2, .continuousAutoExposure): v4l2Mapping == nil || v4l2Provides(.exposureContinuous)
-        case (.v4l2, .locked): v4l2Provides(.exposureLocked)
+        case (.virtual, _): true
+        case (.v4l2, .continuousAutoExposure): v4l2Mapping == nil || v4l2Mapping![.exposureContinuous].isSupported
+        case (.v4l2, .autoExpose): runsExposureLoop
+        case (.v4l2, .locked): v4l2Mapping?[.exposureLocked].isSupported ?? false
         case (.v4l2, .custom): v4l2Provides(.exposureCustom)
         default: mode == .continuousAutoExposure
         }
+    }
+
+    /// Whether CaptureKit's exposure loop sets the exposure in the auto modes (the virtual
+    /// camera, and V4L2 cameras without auto exposure of their own).
+    var runsExposureLoop: Bool {
+        guard let mapping = v4l2Mapping else { return source == .virtual }
+        return mapping[.exposureContinuous] == .software(.exposureLoop)
+    }
+
+    /// Whether the exposure loop can be pointed somewhere: where it meters the frames.
+    public var isExposurePointOfInterestSupported: Bool { runsExposureLoop }
+
+    /// Where auto exposure meters (a quarter of each dimension around it), in device coordinates
+    /// ({0,0} top left, {1,1} bottom right of the unrotated sensor image); {0.5,0.5} by default
+    /// meters the centre half. Takes effect with the next `setExposureMode`.
+    public var exposurePointOfInterest: CGPoint {
+        observed(\.exposurePointOfInterest)
+        return readState { $0.exposure.pointOfInterest }
+    }
+
+    /// Sets `exposurePointOfInterest`; needs the configuration lock, support and a point inside
+    /// {0,0} … {1,1}.
+    public func setExposurePointOfInterest(_ point: CGPoint) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard isExposurePointOfInterestSupported else { throw .unsupported(feature: "exposure point of interest", device: uniqueID) }
+        try Self.validatePointOfInterest(point, name: "exposure point of interest")
+        withState { $0.exposure.pointOfInterest = point }
+    }
+
+    /// Whether auto exposure is still moving towards its target.
+    public var isAdjustingExposure: Bool {
+        observed(\.isAdjustingExposure)
+        return readState { $0.exposure.isAdjusting }
     }
 
     /// The exposure mode.
@@ -39,7 +74,8 @@ extension CaptureDevice {
     }
 
     /// Sets the exposure mode; needs the configuration lock and a supported mode. Locking holds
-    /// the current duration and ISO; continuous exposure returns to the metered exposure.
+    /// the current duration and ISO; the auto modes move the exposure over the next frames until
+    /// `exposureTargetOffset` is about 0 (`isAdjustingExposure` meanwhile; auto expose then locks).
     public func setExposureMode(_ mode: ExposureMode) throws(CaptureError) {
         try requireConfigurationLock()
         guard isExposureModeSupported(mode) else { throw .unsupported(feature: "exposure mode \(mode)", device: uniqueID) }
@@ -48,18 +84,15 @@ extension CaptureDevice {
             return
         }
         if v4l2Mapping != nil {
-            // auto_exposure=3 (aperture priority) or 1 (manual, holding the current values).
-            try writeV4L2(mode == .continuousAutoExposure ? .exposureContinuous : .exposureLocked)
-            withState { $0.exposure.mode = mode }
-            return
+            // auto_exposure=3 (aperture priority) or 1 (manual, holding the current values); the
+            // loop's cameras stay manual.
+            if runsExposureLoop { try writeV4L2(.exposureCustom) } else {
+                try writeV4L2(mode == .continuousAutoExposure ? .exposureContinuous : .exposureLocked)
+            }
         }
         withState { state in
             state.exposure.mode = mode
-            if mode == .continuousAutoExposure {
-                state.exposure.duration = ExposureState.duration(ExposureState.meteredDuration.seconds * pow(2, Double(state.exposure.bias)))
-                state.exposure.iso = ExposureState.meteredISO
-                state.sensor.changed(notifying: nil)
-            }
+            state.exposure.isAdjusting = mode == .autoExpose || mode == .continuousAutoExposure ? state.exposure.isAdjusting : false
         }
     }
 
@@ -80,10 +113,16 @@ extension CaptureDevice {
         observed(\.exposureTargetBias)
         return readState { $0.exposure.bias }
     }
-    /// The lowest bias.
-    public var minExposureTargetBias: Float { source == .virtual ? -8 : 0 }
+    /// The lowest bias: -8 EV for CaptureKit's exposure loop, auto_exposure_bias's minimum for
+    /// V4L2 cameras that have it, else 0.
+    public var minExposureTargetBias: Float { exposureTargetBiasRange.lowerBound }
     /// The highest bias.
-    public var maxExposureTargetBias: Float { source == .virtual ? 8 : 0 }
+    public var maxExposureTargetBias: Float { exposureTargetBiasRange.upperBound }
+
+    private var exposureTargetBiasRange: ClosedRange<Float> {
+        if let range = v4l2Mapping?.exposureTargetBiasRange { return range }
+        return runsExposureLoop ? -8...8 : 0...0
+    }
 
     /// How far the current exposure is from the target, in EV, metered by the sensor over the
     /// centre of the frame (positive: brighter than the target).
@@ -93,22 +132,24 @@ extension CaptureDevice {
     }
 
     /// Sets the exposure target bias (EV); needs the configuration lock. In the auto modes the
-    /// exposure follows it; in custom mode only the metering (`exposureTargetOffset`) does.
-    /// `completionHandler` gets the presentation time of the first frame with it.
+    /// exposure follows it over the next frames; in custom mode only the metering
+    /// (`exposureTargetOffset`) does. `completionHandler` gets the presentation time of the first
+    /// frame metered against it (V4L2 auto_exposure_bias: the running time of the write).
     public func setExposureTargetBias(_ bias: Float, completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
         try requireConfigurationLock()
         guard maxExposureTargetBias > minExposureTargetBias else { throw .unsupported(feature: "exposure target bias", device: uniqueID) }
         guard (minExposureTargetBias...maxExposureTargetBias).contains(bias) else {
             throw .outOfRange(name: "exposure target bias", value: Double(bias), range: Double(minExposureTargetBias)...Double(maxExposureTargetBias))
         }
+        let viaControls = v4l2Provides(.exposureTargetBias)
         withState { state in
             state.exposure.bias = bias
-            if state.exposure.mode == .continuousAutoExposure {
-                state.exposure.duration = ExposureState.duration(ExposureState.meteredDuration.seconds * pow(2, Double(bias)))
-                state.exposure.iso = ExposureState.meteredISO
-            }
-            state.sensor.changed(notifying: completionHandler)
+            state.sensor.changed(notifying: viaControls ? nil : completionHandler)
         }
+        guard viaControls else { return }
+        // auto_exposure_bias counts 0.001 EV.
+        let time = try writeV4L2(.exposureTargetBias) { use in V4L2ControlMapping.snap(Double(bias) * 1000, to: use.control) }
+        complete(completionHandler, at: time)
     }
 
     /// The lens aperture (f-number); fixed.
@@ -130,14 +171,8 @@ extension CaptureDevice {
             state.sensor.changed(notifying: viaControls ? nil : completionHandler)
             return (state.exposure.duration, state.exposure.iso)
         }
-        guard let mapping = v4l2Mapping else { return }
-        // auto_exposure=1 (manual), exposure_time_absolute in 100 µs units, ISO onto gain.
-        let time = try writeV4L2(.exposureCustom) { use in
-            use.name.hasPrefix("exposure")
-                ? V4L2ControlMapping.snap(newDuration.seconds * 10_000, to: use.control)
-                : mapping.gain(forISO: newISO)
-        }
-        complete(completionHandler, at: time)
+        guard viaControls else { return }
+        complete(completionHandler, at: try writeV4L2Exposure(duration: newDuration, iso: newISO))
     }
 }
 
@@ -152,8 +187,11 @@ struct ExposureState {
     var iso = meteredISO
     /// The EV bias auto exposure aims at.
     var bias: Float = 0
-    /// Metered by the sensor: EV from the (biased) target.
+    /// Metered from the frames: EV from the (biased) target.
     var targetOffset: Float = 0
+    var pointOfInterest = CGPoint(x: 0.5, y: 0.5)
+    /// Set by the exposure loop while it moves towards the target.
+    var isAdjusting = false
     /// A bracket image's exposure, in force while that image is taken.
     var override: ExposureOverride?
 

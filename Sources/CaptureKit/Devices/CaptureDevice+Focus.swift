@@ -1,3 +1,5 @@
+import Foundation
+
 extension CaptureDevice {
     /// How focus is set (AVCaptureDevice.FocusMode).
     public enum FocusMode: Int, Sendable, Hashable, CaseIterable {
@@ -9,18 +11,48 @@ extension CaptureDevice {
         case continuousAutoFocus
     }
 
+    /// Where autofocus searches (AVCaptureDevice.AutoFocusRangeRestriction).
+    public enum AutoFocusRangeRestriction: Int, Sendable, Hashable, CaseIterable {
+        /// The whole lens range.
+        case none
+        /// Near subjects: lens positions 0 … 0.5.
+        case near
+        /// Far subjects: lens positions 0.5 … 1.
+        case far
+
+        /// The lens positions a search covers.
+        var lensRange: ClosedRange<Float> {
+            switch self {
+            case .none: 0...1
+            case .near: 0...0.5
+            case .far: 0.5...1
+            }
+        }
+    }
+
     /// Passed to `setFocusModeLocked(lensPosition:)` to keep the current position
     /// (AVCaptureLensPositionCurrent).
     public static let currentLensPosition: Float = -1
 
-    /// Whether the device offers `mode`. The virtual camera offers locked and continuous focus;
-    /// V4L2 cameras what their controls give (focus_automatic_continuous, focus_absolute).
+    /// Whether the device offers `mode`: the virtual camera all of them (CaptureKit's
+    /// contrast-detect search); V4L2 cameras through focus_automatic_continuous and
+    /// auto_focus_start, or the same search over focus_absolute (SPEC.md's mapping).
     public func isFocusModeSupported(_ mode: FocusMode) -> Bool {
-        switch (source, mode) {
-        case (.virtual, _): mode != .autoFocus
-        case (.v4l2, .locked): v4l2Provides(.focusLocked) && v4l2Provides(.lensPosition)
-        case (.v4l2, .continuousAutoFocus): v4l2Provides(.focusContinuous)
-        default: false
+        guard let mapping = v4l2Mapping else { return source == .virtual }
+        switch mode {
+        case .locked: return mapping[.focusLocked].isSupported && mapping[.lensPosition].isSupported
+        case .autoFocus: return mapping[.focusAutoOnce].isSupported
+        case .continuousAutoFocus: return mapping[.focusContinuous].isSupported
+        }
+    }
+
+    /// Whether CaptureKit's contrast-detect search drives the lens for `mode`.
+    func searchesFocus(for mode: FocusMode) -> Bool {
+        guard let mapping = v4l2Mapping else { return source == .virtual && mode != .locked }
+        switch mode {
+        case .locked: return false
+        case .autoFocus: return mapping[.focusAutoOnce] == .software(.contrastDetectAutoFocus)
+        case .continuousAutoFocus: return mapping[.focusContinuous] == .software(.contrastDetectAutoFocus)
         }
     }
 
@@ -36,25 +68,91 @@ extension CaptureDevice {
         return readState { $0.focus.lensPosition }
     }
 
-    /// Whether the lens is moving: false, as the virtual lens moves between two frames.
-    public var isAdjustingFocus: Bool { false }
+    /// Whether an autofocus search is moving the lens.
+    public var isAdjustingFocus: Bool {
+        observed(\.isAdjustingFocus)
+        return readState { $0.focus.isAdjusting }
+    }
 
-    /// Sets the focus mode; needs the configuration lock and a supported mode. Continuous focus
-    /// returns the lens to the scene's in-focus position.
+    /// Whether autofocus can be pointed somewhere: where CaptureKit's search measures contrast.
+    public var isFocusPointOfInterestSupported: Bool {
+        searchesFocus(for: .autoFocus) || searchesFocus(for: .continuousAutoFocus)
+    }
+
+    /// Where autofocus measures contrast, in device coordinates ({0,0} top left, {1,1} bottom
+    /// right of the unrotated sensor image); {0.5,0.5} by default. Takes effect with the next
+    /// `setFocusMode` (as in AVFoundation).
+    public var focusPointOfInterest: CGPoint {
+        observed(\.focusPointOfInterest)
+        return readState { $0.focus.pointOfInterest }
+    }
+
+    /// Sets `focusPointOfInterest`; needs the configuration lock and support, and a point
+    /// inside {0,0} … {1,1}.
+    public func setFocusPointOfInterest(_ point: CGPoint) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard isFocusPointOfInterestSupported else { throw .unsupported(feature: "focus point of interest", device: uniqueID) }
+        try Self.validatePointOfInterest(point, name: "focus point of interest")
+        withState { $0.focus.pointOfInterest = point }
+    }
+
+    /// Whether lens moves can be smoothed: where CaptureKit drives the lens.
+    public var isSmoothAutoFocusSupported: Bool { isFocusPointOfInterestSupported }
+
+    /// Whether autofocus searches with smaller, slower lens moves (less visible in video).
+    public var isSmoothAutoFocusEnabled: Bool {
+        observed(\.isSmoothAutoFocusEnabled)
+        return readState { $0.focus.isSmooth }
+    }
+
+    /// Turns smooth autofocus on or off; needs the configuration lock and support.
+    public func setSmoothAutoFocusEnabled(_ enabled: Bool) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard isSmoothAutoFocusSupported else { throw .unsupported(feature: "smooth autofocus", device: uniqueID) }
+        withState { $0.focus.isSmooth = enabled }
+    }
+
+    /// Whether autofocus can be restricted to near or far subjects: CaptureKit's search, or a
+    /// V4L2 camera's auto_focus_range.
+    public var isAutoFocusRangeRestrictionSupported: Bool {
+        isFocusPointOfInterestSupported || v4l2Provides(.autoFocusRangeRestriction)
+    }
+
+    /// Where autofocus searches.
+    public var autoFocusRangeRestriction: AutoFocusRangeRestriction {
+        observed(\.autoFocusRangeRestriction)
+        return readState { $0.focus.rangeRestriction }
+    }
+
+    /// Restricts autofocus; needs the configuration lock and support. V4L2 cameras with
+    /// auto_focus_range get auto (none), macro (near) or infinity (far).
+    public func setAutoFocusRangeRestriction(_ restriction: AutoFocusRangeRestriction) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard isAutoFocusRangeRestrictionSupported else { throw .unsupported(feature: "autofocus range restriction", device: uniqueID) }
+        if v4l2Provides(.autoFocusRangeRestriction) {
+            try writeV4L2(.autoFocusRangeRestriction) { _ in [0, 2, 3][restriction.rawValue] }
+        }
+        withState { $0.focus.rangeRestriction = restriction }
+    }
+
+    /// Sets the focus mode; needs the configuration lock and a supported mode. Auto and
+    /// continuous focus start a contrast-detect search where CaptureKit drives the lens
+    /// (`isAdjustingFocus` until it settles; auto focus then locks).
     public func setFocusMode(_ mode: FocusMode) throws(CaptureError) {
         try requireConfigurationLock()
         guard isFocusModeSupported(mode) else { throw .unsupported(feature: "focus mode \(mode)", device: uniqueID) }
-        if v4l2Mapping != nil {
-            if mode == .continuousAutoFocus { try writeV4L2(.focusContinuous) } else { try writeV4L2(.focusLocked) }
-            withState { $0.focus.mode = mode }
-            return
+        if v4l2Mapping != nil && !searchesFocus(for: mode) {
+            switch mode {
+            case .continuousAutoFocus: try writeV4L2(.focusContinuous)
+            case .autoFocus: try writeV4L2(.focusAutoOnce)
+            case .locked: try writeV4L2(.focusLocked)
+            }
+        } else if v4l2Mapping != nil && mode != .locked {
+            try writeV4L2(.focusLocked)
         }
         withState { state in
             state.focus.mode = mode
-            if mode == .continuousAutoFocus && state.focus.lensPosition != FocusState.inFocusPosition {
-                state.focus.lensPosition = FocusState.inFocusPosition
-                state.sensor.changed(notifying: nil)
-            }
+            if searchesFocus(for: mode) { state.focus.requestSearch() }
         }
     }
 
@@ -70,15 +168,22 @@ extension CaptureDevice {
         let viaControls = v4l2Mapping != nil
         let position = withState { state in
             state.focus.mode = .locked
+            state.focus.isAdjusting = false
             if lensPosition != Self.currentLensPosition { state.focus.lensPosition = lensPosition }
             state.sensor.changed(notifying: viaControls ? nil : completionHandler)
             return state.focus.lensPosition
         }
-        guard let mapping = v4l2Mapping else { return }
+        guard viaControls else { return }
         // focus_automatic_continuous=0, then focus_absolute for the position (larger is nearer).
         try writeV4L2(.focusLocked)
-        let time = try writeV4L2(.lensPosition) { _ in mapping.focusValue(forLensPosition: position) }
-        complete(completionHandler, at: time)
+        complete(completionHandler, at: try writeV4L2Lens(position))
+    }
+
+    /// Throws `outOfRange` for a point outside {0,0} … {1,1}.
+    static func validatePointOfInterest(_ point: CGPoint, name: String) throws(CaptureError) {
+        for (axis, value) in [("x", point.x), ("y", point.y)] where !(value.isFinite && (0...1).contains(value)) {
+            throw .outOfRange(name: "\(name) \(axis)", value: Double(value), range: 0...1)
+        }
     }
 }
 
@@ -89,6 +194,15 @@ struct FocusState {
 
     var mode = CaptureDevice.FocusMode.continuousAutoFocus
     var lensPosition = inFocusPosition
+    var pointOfInterest = CGPoint(x: 0.5, y: 0.5)
+    var isSmooth = false
+    var rangeRestriction = CaptureDevice.AutoFocusRangeRestriction.none
+    /// Set by the autofocus search while it moves the lens.
+    var isAdjusting = false
+    /// Counts requests for a new search; the autofocus loop starts one when it changes.
+    var searchRequest = 0
+
+    mutating func requestSearch() { searchRequest += 1 }
 
     /// Blur radius in pixels for a frame `height` tall: grows with the lens's distance from the
     /// in-focus position, up to 2 % of the height.

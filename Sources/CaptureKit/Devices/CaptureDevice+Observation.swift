@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 import Observation
 import Synchronization
@@ -25,6 +26,16 @@ extension CaptureDevice {
         var isRampingVideoZoom: Bool
         var torchMode: TorchMode
         var torchLevel: Float
+        var isAdjustingFocus: Bool
+        var focusPointOfInterest: CGPoint
+        var isSmoothAutoFocusEnabled: Bool
+        var autoFocusRangeRestriction: AutoFocusRangeRestriction
+        var isAdjustingExposure: Bool
+        var exposurePointOfInterest: CGPoint
+        var isAdjustingWhiteBalance: Bool
+        var flashMode: FlashMode
+        var isLowLightBoostEnabled: Bool
+        var isVideoHDREnabled: Bool
 
         init(_ state: DeviceState) {
             activeFormat = state.activeFormat
@@ -42,6 +53,16 @@ extension CaptureDevice {
             isRampingVideoZoom = state.zoom.ramp != nil
             torchMode = state.torch.mode
             torchLevel = state.torch.level
+            isAdjustingFocus = state.focus.isAdjusting
+            focusPointOfInterest = state.focus.pointOfInterest
+            isSmoothAutoFocusEnabled = state.focus.isSmooth
+            autoFocusRangeRestriction = state.focus.rangeRestriction
+            isAdjustingExposure = state.exposure.isAdjusting
+            exposurePointOfInterest = state.exposure.pointOfInterest
+            isAdjustingWhiteBalance = state.whiteBalance.isAdjusting
+            flashMode = state.flash.mode
+            isLowLightBoostEnabled = state.lowLight.isEnabled
+            isVideoHDREnabled = state.hdr.isEnabled
         }
     }
 
@@ -76,6 +97,16 @@ extension CaptureDevice {
         announce(\.isRampingVideoZoom, \.isRampingVideoZoom)
         announce(\.torchMode, \.torchMode)
         announce(\.torchLevel, \.torchLevel)
+        announce(\.isAdjustingFocus, \.isAdjustingFocus)
+        announce(\.focusPointOfInterest, \.focusPointOfInterest)
+        announce(\.isSmoothAutoFocusEnabled, \.isSmoothAutoFocusEnabled)
+        announce(\.autoFocusRangeRestriction, \.autoFocusRangeRestriction)
+        announce(\.isAdjustingExposure, \.isAdjustingExposure)
+        announce(\.exposurePointOfInterest, \.exposurePointOfInterest)
+        announce(\.isAdjustingWhiteBalance, \.isAdjustingWhiteBalance)
+        announce(\.flashMode, \.flashMode)
+        announce(\.isLowLightBoostEnabled, \.isLowLightBoostEnabled)
+        announce(\.isVideoHDREnabled, \.isVideoHDREnabled)
     }
 
     /// The values of an observable property as they change (AVFoundation's key-value

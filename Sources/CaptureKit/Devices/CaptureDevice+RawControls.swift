@@ -31,8 +31,11 @@ extension CaptureDevice {
         return "c," + controls.keys.sorted().map { "\($0)=\(controls[$0]!)" }.joined(separator: ",")
     }
 
-    /// The running source element, while a session runs the device.
-    func setLiveSource(_ element: Element?) {
-        withState { $0.liveSource = element }
+    /// The running source element and digital-zoom crop, while a session runs the device.
+    func setLiveElements(source: Element?, crop: Element?) {
+        withState {
+            $0.liveSource = source
+            $0.liveCrop = crop
+        }
     }
 }

@@ -7,12 +7,12 @@ extension CaptureDevice {
     /// The brightest level `setTorchModeOn(level:)` accepts (AVCaptureMaxAvailableTorchLevel).
     public static let maxAvailableTorchLevel: Float = 1
 
-    /// Whether the device has a torch: the virtual back camera does (V4L2 cameras once their
-    /// LED controls are wired).
-    public var hasTorch: Bool { source == .virtual && position == .back }
+    /// Whether the device has a torch: the virtual back camera, and V4L2 cameras with flash-LED
+    /// controls (led_mode=2 "Torch", intensity_torch_mode).
+    public var hasTorch: Bool { source == .virtual ? position == .back : v4l2Provides(.torch) }
 
-    /// Whether the torch can be used now.
-    public var isTorchAvailable: Bool { hasTorch }
+    /// Whether the torch can be used now (it is there and the device connected).
+    public var isTorchAvailable: Bool { hasTorch && isConnected }
 
     /// Whether the torch is lit.
     public var isTorchActive: Bool { readState { $0.torch.level > 0 } }
@@ -44,10 +44,15 @@ extension CaptureDevice {
             state.torch = TorchState(mode: mode, level: 0)
             state.sensor.changed(notifying: nil)
         }
+        // led_mode=0 ("None"), or the torch intensity at its minimum.
+        for use in v4l2Mapping?[.torch].uses ?? [] {
+            try setV4L2Control(use.name, to: use.setting != nil ? 0 : use.control.minimum)
+        }
     }
 
     /// Lights the torch at `level` (0 < level ≤ 1); needs the configuration lock. The virtual
-    /// torch adds light in proportion to the level, from the next frame on.
+    /// torch adds light in proportion to the level, from the next frame on; a V4L2 torch gets the
+    /// level over intensity_torch_mode's range.
     public func setTorchModeOn(level: Float) throws(CaptureError) {
         try requireConfigurationLock()
         guard hasTorch else { throw .unsupported(feature: "torch", device: uniqueID) }
@@ -57,6 +62,12 @@ extension CaptureDevice {
         withState { state in
             state.torch = TorchState(mode: .on, level: level)
             state.sensor.changed(notifying: nil)
+        }
+        // led_mode=2 ("Torch"), intensity_torch_mode scaled over its range.
+        if v4l2Mapping != nil {
+            try writeV4L2(.torch) { use in
+                V4L2ControlMapping.snap(Double(use.control.minimum) + Double(level) * Double(use.control.maximum - use.control.minimum), to: use.control)
+            }
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension CaptureDevice {
     /// How white balance is set (AVCaptureDevice.WhiteBalanceMode).
     public enum WhiteBalanceMode: Int, Sendable, Hashable, CaseIterable {
@@ -13,16 +15,23 @@ extension CaptureDevice {
     /// (AVCaptureWhiteBalanceGainsCurrent).
     public static let currentWhiteBalanceGains = WhiteBalanceGains(redGain: 0, greenGain: 0, blueGain: 0)
 
-    /// Whether the device offers `mode`: the virtual camera offers locked and continuous white
-    /// balance; V4L2 cameras what their controls give (white_balance_automatic, and
-    /// white_balance_temperature for locked gains).
+    /// Whether the device offers `mode`: the virtual camera every mode (CaptureKit's gray-world
+    /// loop balances its frames); V4L2 cameras what their controls give (white_balance_automatic,
+    /// and white_balance_temperature or red/blue balance for locked gains), with the same loop
+    /// where a camera has gains but no automatic white balance.
     public func isWhiteBalanceModeSupported(_ mode: WhiteBalanceMode) -> Bool {
-        switch (source, mode) {
-        case (.virtual, _): mode != .autoWhiteBalance
-        case (.v4l2, .locked): v4l2Provides(.whiteBalanceLocked) && v4l2Provides(.whiteBalanceGains)
-        case (.v4l2, .continuousAutoWhiteBalance): v4l2Provides(.whiteBalanceContinuous)
-        default: false
+        guard let mapping = v4l2Mapping else { return source == .virtual }
+        switch mode {
+        case .locked: return mapping[.whiteBalanceLocked].isSupported && mapping[.whiteBalanceGains].isSupported
+        case .autoWhiteBalance: return runsWhiteBalanceLoop
+        case .continuousAutoWhiteBalance: return mapping[.whiteBalanceContinuous].isSupported
         }
+    }
+
+    /// Whether CaptureKit's gray-world loop sets the gains in the auto modes.
+    var runsWhiteBalanceLoop: Bool {
+        guard let mapping = v4l2Mapping else { return source == .virtual }
+        return mapping[.whiteBalanceContinuous] == .software(.grayWorld)
     }
 
     /// The white balance mode.
@@ -31,8 +40,11 @@ extension CaptureDevice {
         return readState { $0.whiteBalance.mode }
     }
 
-    /// Whether gains are moving: false, as the virtual camera balances between two frames.
-    public var isAdjustingWhiteBalance: Bool { false }
+    /// Whether the gray-world loop is still moving the gains.
+    public var isAdjustingWhiteBalance: Bool {
+        observed(\.isAdjustingWhiteBalance)
+        return readState { $0.whiteBalance.isAdjusting }
+    }
 
     /// The gains in use, each in 1 … `maxWhiteBalanceGain`.
     public var deviceWhiteBalanceGains: WhiteBalanceGains {
@@ -44,26 +56,24 @@ extension CaptureDevice {
     /// (V4L2 cameras set white balance by colour temperature: gains convert to it.)
     public var maxWhiteBalanceGain: Float { source == .virtual || v4l2Provides(.whiteBalanceGains) ? WhiteBalanceState.maxGain : 1 }
 
-    /// The gains that make the centre 50 % of the current (unbalanced) frame gray on average:
-    /// gray world, measured by the sensor whenever the light changes.
+    /// The gains that make the centre 50 % of the current unbalanced frame gray on average: gray
+    /// world, measured from the frames (the frame as balanced, divided by the gains CaptureKit
+    /// applied; V4L2 cameras balancing on their own report the gains their output still needs).
     public var grayWorldDeviceWhiteBalanceGains: WhiteBalanceGains { readState { $0.whiteBalance.grayWorld } }
 
-    /// Sets the white balance mode; needs the configuration lock and a supported mode.
-    /// Continuous white balance applies the gray-world gains from the next frame on.
+    /// Sets the white balance mode; needs the configuration lock and a supported mode. The auto
+    /// modes move the gains towards gray world over the next frames (`isAdjustingWhiteBalance`
+    /// meanwhile; auto white balance then locks).
     public func setWhiteBalanceMode(_ mode: WhiteBalanceMode) throws(CaptureError) {
         try requireConfigurationLock()
         guard isWhiteBalanceModeSupported(mode) else { throw .unsupported(feature: "white balance mode \(mode)", device: uniqueID) }
-        if v4l2Mapping != nil {
+        // The loop's cameras have no white_balance_automatic to write.
+        if v4l2Mapping != nil && !runsWhiteBalanceLoop {
             try writeV4L2(mode == .continuousAutoWhiteBalance ? .whiteBalanceContinuous : .whiteBalanceLocked)
-            withState { $0.whiteBalance.mode = mode }
-            return
         }
         withState { state in
             state.whiteBalance.mode = mode
-            if mode == .continuousAutoWhiteBalance {
-                state.whiteBalance.gains = state.whiteBalance.grayWorld
-                state.sensor.changed(notifying: nil)
-            }
+            if mode == .locked { state.whiteBalance.isAdjusting = false }
         }
     }
 
@@ -90,11 +100,8 @@ extension CaptureDevice {
             state.sensor.changed(notifying: viaControls ? nil : completionHandler)
             return state.whiteBalance.gains
         }
-        guard v4l2Mapping != nil else { return }
-        // white_balance_automatic=0, then the colour temperature these gains correct for.
-        let kelvin = Double(temperatureAndTintValues(for: gainsNow).temperature)
-        let time = try writeV4L2(.whiteBalanceGains) { use in V4L2ControlMapping.snap(kelvin, to: use.control) }
-        complete(completionHandler, at: time)
+        guard viaControls else { return }
+        complete(completionHandler, at: try writeV4L2Gains(gainsNow))
     }
 
     /// The gains that neutralise light of this chromaticity (AVCaptureDevice's conversion).
@@ -117,6 +124,15 @@ extension CaptureDevice {
         WhiteBalanceMath.gains(for: WhiteBalanceMath.chromaticity(forTemperature: values.temperature, tint: values.tint))
     }
 
+    /// Changes the virtual scene's light level by `ev` stops from the metered level; for tests
+    /// and demos of auto exposure, flash and HDR.
+    func setVirtualSceneLight(ev: Double) {
+        withState { state in
+            state.sceneLight = pow(2, ev)
+            state.sensor.changed(notifying: nil)
+        }
+    }
+
     /// Changes the virtual scene's light (kelvin); for tests and demos of white balance.
     func setVirtualIlluminant(temperature: Float) {
         withState { state in
@@ -135,7 +151,9 @@ struct WhiteBalanceState {
     var mode = CaptureDevice.WhiteBalanceMode.continuousAutoWhiteBalance
     var illuminant = defaultIlluminant
     var gains = WhiteBalanceMath.gains(for: WhiteBalanceMath.chromaticity(forTemperature: defaultIlluminant, tint: 0))
-    /// Measured by the sensor from the unbalanced frame.
+    /// Set by the gray-world loop while it moves the gains.
+    var isAdjusting = false
+    /// Measured from the frames.
     var grayWorld = WhiteBalanceMath.gains(for: WhiteBalanceMath.chromaticity(forTemperature: defaultIlluminant, tint: 0))
 
     /// How the light tints each channel of the scene: the inverse of its neutralising gains,

@@ -20,8 +20,34 @@ extension CaptureDevice {
             state.zoom.ramp = nil
             state.sensor.changed(notifying: nil)
         }
-        if v4l2Mapping != nil {
-            // zoom_absolute: UVC counts 100 = 1×.
+        try applyZoom(factor)
+    }
+
+    /// Whether zoom is digital in the pipeline (`DigitalZoom`): V4L2 cameras without
+    /// zoom_absolute, and test patterns whose format zooms.
+    var zoomsInPipeline: Bool {
+        switch source {
+        case .virtual: false
+        case .v4l2: v4l2Mapping?[.zoom] == .software(.digitalZoom)
+        case .testPattern: formats.contains { $0.videoMaxZoomFactor > 1 }
+        }
+    }
+
+    /// Makes the camera zoom to `factor` (the virtual sensor zooms by itself): zoom_absolute
+    /// (UVC counts 100 = 1×), or the running pipeline's crop.
+    func applyZoom(_ factor: Double) throws(CaptureError) {
+        if zoomsInPipeline {
+            guard let crop = readState({ $0.liveCrop }) else { return }
+            let format = activeFormat
+            let margins = DigitalZoom.crop(width: format.width, height: format.height, factor: factor)
+            do {
+                for (name, value) in [("left", margins.left), ("right", margins.right), ("top", margins.top), ("bottom", margins.bottom)] {
+                    try crop.set(name, "\(value)")
+                }
+            } catch {
+                throw .pipelineFailed(element: crop.name, message: error.description)
+            }
+        } else if v4l2Provides(.zoom) {
             try writeV4L2(.zoom) { use in
                 V4L2ControlMapping.snap(use.control.minimum > 0 ? factor * Double(use.control.minimum) : Double(use.control.minimum) + (factor - 1) * 100,
                                         to: use.control)
@@ -32,9 +58,9 @@ extension CaptureDevice {
     /// The largest zoom factor: the format's (digital zoom on the virtual camera), or what a V4L2
     /// camera's zoom_absolute spans (digital zoom for V4L2 cameras is not in the pipeline yet).
     var maxZoomFactor: Double {
-        guard v4l2Mapping != nil else { return activeFormat.videoMaxZoomFactor }
-        guard v4l2Provides(.zoom) else { return 1 }
-        return v4l2Mapping?.zoomFactorRange?.upperBound ?? 1
+        guard let mapping = v4l2Mapping else { return activeFormat.videoMaxZoomFactor }
+        if zoomsInPipeline { return DigitalZoom.maxFactor }
+        return mapping.zoomFactorRange?.upperBound ?? 1
     }
 
     /// Whether a `ramp(toVideoZoomFactor:withRate:)` is under way.
@@ -47,7 +73,6 @@ extension CaptureDevice {
     /// exponentially, frame by frame; needs the configuration lock.
     public func ramp(toVideoZoomFactor factor: Double, withRate rate: Float) throws(CaptureError) {
         try requireConfigurationLock()
-        guard source == .virtual else { throw .unsupported(feature: "zoom ramps", device: uniqueID) }
         let maximum = maxZoomFactor
         guard maximum > 1 else { throw .unsupported(feature: "zoom", device: uniqueID) }
         guard (1...maximum).contains(factor) else { throw .outOfRange(name: "video zoom factor", value: factor, range: 1...maximum) }
@@ -61,8 +86,8 @@ extension CaptureDevice {
         withState { $0.zoom.ramp = nil }
     }
 
-    /// Called by the sensor before painting the frame at `time`: moves a ramp on to where it
-    /// should be at that frame.
+    /// Called once per frame, before the frame at `time` is painted (virtual sensor) or reaches
+    /// the tee (other cameras): moves a ramp on to where it should be at that frame.
     func advanceZoomRamp(at time: CaptureTime) {
         guard readState({ $0.zoom.ramp != nil }) else { return }
         withState { state in
@@ -77,6 +102,11 @@ extension CaptureDevice {
                 state.zoom.factor = factor
                 state.sensor.changed(notifying: nil)
             }
+        }
+        guard source != .virtual else { return }
+        let factor = readState { $0.zoom.factor }
+        if zoomsInPipeline { try? applyZoom(factor) } else {
+            CaptureDevice.loopWrites.async { try? self.applyZoom(factor) }
         }
     }
 }

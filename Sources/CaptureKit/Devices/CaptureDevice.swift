@@ -53,15 +53,23 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         var activeFormat: Format
         var isConnected = true
         var activeFrameRate: Double?
+        var maxFrameDuration: CaptureTime?
         var exposure = ExposureState()
         var focus = FocusState()
         var zoom = ZoomState()
         var torch = TorchState()
         var whiteBalance = WhiteBalanceState()
+        var flash = FlashState()
+        var lowLight = LowLightState()
+        var hdr = VideoHDRState()
+        /// The virtual scene's light level (1: lit for the metered exposure).
+        var sceneLight = 1.0
         /// V4L2 controls set by name, written through v4l2src's extra-controls.
         var v4l2Controls: [String: Int64] = [:]
         /// The source element of the running pipeline, for controls applied while running.
         var liveSource: Element?
+        /// The running pipeline's digital-zoom crop, for cameras that zoom in the pipeline.
+        var liveCrop: Element?
         var sensor = SensorUpdates()
     }
 
@@ -133,32 +141,52 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     }
 
     /// Chooses the active format; it must be one of `formats`, and the device must be locked
-    /// for configuration. A session whose preset is not `inputPriority` chooses the format again
-    /// on its next configuration change: set that preset to keep a format you choose.
+    /// for configuration. Sessions using the device switch their preset to `inputPriority` and,
+    /// when running, restart their pipeline with the format's caps.
     public func setActiveFormat(_ format: Format) throws(CaptureError) {
         try requireConfigurationLock()
         guard formats.contains(format) else {
             throw .unsupportedFormat(format.description, available: formats.map(\.description))
         }
         applyActiveFormat(format)
+        CaptureSession.deviceFormatChosen(self, formatChanged: true)
     }
 
-    /// Sets the active format without the lock: the session applying its preset.
+    /// Sets the active format without the lock: the session applying its preset. The frame rate
+    /// chosen stays when the new format supports it.
     func applyActiveFormat(_ format: Format) {
         withState {
             let rate = $0.activeFrameRate
             $0.activeFormat = format
             $0.activeFrameRate = rate.flatMap { format.supportsFrameRate($0) ? $0 : nil }
+            if let limit = $0.maxFrameDuration, !format.supportsFrameRate(1 / limit.seconds) { $0.maxFrameDuration = nil }
         }
     }
 
-    /// The frame rate the source runs at: the active format's highest.
+    /// Returns every control to a new device's setting, keeping the format, connection and
+    /// running elements (tests start from a known state).
+    func restoreDefaultControls() {
+        withState { state in
+            var fresh = DeviceState(activeFormat: state.activeFormat)
+            if let v4l2Mapping { fresh.exposure = ExposureState(reading: v4l2Mapping) }
+            fresh.isConnected = state.isConnected
+            fresh.activeFrameRate = state.activeFrameRate
+            fresh.liveSource = state.liveSource
+            fresh.liveCrop = state.liveCrop
+            fresh.v4l2Controls = state.v4l2Controls
+            fresh.focus.searchRequest = state.focus.searchRequest
+            fresh.sensor = state.sensor
+            fresh.sensor.changed(notifying: nil)
+            state = fresh
+        }
+    }
+
+    /// The frame rate the source runs at: 1 / `activeVideoMinFrameDuration`.
     var activeFrameRate: Double {
         state.withLock { $0.activeFrameRate ?? $0.activeFormat.maxFrameRate }
     }
 
-    /// Sets the rate the source runs at within the active format (the next issue's
-    /// activeVideoMinFrameDuration builds on it).
+    /// Sets the rate the source runs at within the active format.
     func setPreferredFrameRate(_ rate: Double) {
         state.withLock { $0.activeFrameRate = $0.activeFormat.supportsFrameRate(rate) ? rate : nil }
     }

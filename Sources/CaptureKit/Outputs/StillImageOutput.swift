@@ -99,8 +99,45 @@ public final class StillImageOutput: OutputNode, Observable {
     /// Requests a still from `connection`; `completionHandler` gets the sample or an error, on the
     /// output's queue. Throws at once when the connection is not this output's, not enabled, or
     /// not active (the session is not running).
+    /// When the device's flash mode says so (`isFlashActive`), the flash fires first and the
+    /// still is the first frame it lights; EXIF Flash records it.
     public func captureStillImage(from connection: CaptureConnection,
                                   completionHandler: @escaping @Sendable (SampleBuffer?, CaptureError?) -> Void) throws(CaptureError) {
+        if let device = connection.device, device.isFlashActive {
+            try requireActive(connection)
+            updateCapturing(true)
+            Task {
+                await device.setFlashFiring(true)
+                do throws(CaptureError) {
+                    try request(from: connection) { sample, error in
+                        Task {
+                            await device.setFlashFiring(false)
+                            completionHandler(sample, error)
+                        }
+                    }
+                } catch {
+                    await device.setFlashFiring(false)
+                    completionHandler(nil, error)
+                }
+            }
+            return
+        }
+        try request(from: connection, completionHandler: completionHandler)
+    }
+
+    /// Throws `inactiveConnection` unless `connection` is this output's, enabled and active.
+    private func requireActive(_ connection: CaptureConnection) throws(CaptureError) {
+        try state.withLock { state throws(CaptureError) in
+            guard state.connections.contains(where: { $0 === connection }), connection.isEnabled, connection.isActive,
+                  state.branch != nil else {
+                throw .inactiveConnection("\(connection)")
+            }
+        }
+    }
+
+    /// Queues a request for the first frame presented from now on.
+    private func request(from connection: CaptureConnection,
+                         completionHandler: @escaping @Sendable (SampleBuffer?, CaptureError?) -> Void) throws(CaptureError) {
         try state.withLock { state throws(CaptureError) in
             guard state.connections.contains(where: { $0 === connection }), connection.isEnabled, connection.isActive,
                   let branch = state.branch else {

@@ -11,6 +11,7 @@ enum StillTags {
             fields.append("device-manufacturer=(string)\(quoted(device.manufacturer))")
             fields.append("device-model=(string)\(quoted(modelName(device)))")
             fields += exposureFields(device)
+            fields += flashFields(device)
         }
         fields.append("datetime=(datetime)\(timestamp(date))")
         fields.append("application-name=(string)CaptureKit")
@@ -32,6 +33,18 @@ enum StillTags {
             "capturing-digital-zoom-ratio=(double)\(device.videoZoomFactor)",
             "capturing-white-balance=(string)" + (device.whiteBalanceMode == .locked ? "manual" : "auto"),
         ]
+    }
+
+    /// EXIF Flash: whether it fired for this still, and the mode ("always", "never", "auto").
+    static func flashFields(_ device: CaptureDevice) -> [String] {
+        guard device.hasFlash else { return ["capturing-flash-fired=(boolean)false"] }
+        let flash = device.readState { $0.flash }
+        let mode = switch flash.mode {
+        case .off: "never"
+        case .on: "always"
+        case .auto: "auto"
+        }
+        return ["capturing-flash-fired=(boolean)\(flash.isFiring)", "capturing-flash-mode=(string)\(mode)"]
     }
 
     /// The EXIF Model: the virtual camera's model name, or the device's name.

@@ -39,6 +39,15 @@ enum PipelineCompiler {
         if input.format.pixelFormat == .mjpeg {
             chain.append(.init("jpegdec", name: "\(name)_decode"))
         }
+        if input.device.zoomsInPipeline {
+            // Digital zoom: crop around the centre, scale back to the format's size.
+            let crop = DigitalZoom.crop(width: input.format.width, height: input.format.height, factor: input.device.videoZoomFactor)
+            chain.append(.init("videocrop", name: "\(name)_crop", [.init("left", "\(crop.left)"), .init("right", "\(crop.right)"),
+                                                                   .init("top", "\(crop.top)"), .init("bottom", "\(crop.bottom)")]))
+            chain.append(.init("videoscale", name: "\(name)_zoom"))
+            chain.append(.init("capsfilter", name: "\(name)_zoomcaps",
+                               [.init("caps", "video/x-raw,width=\(input.format.width),height=\(input.format.height)")]))
+        }
         chain.append(.init("tee", name: "\(name)_tee", [.init("allow-not-linked", "true")]))
         return chain
     }

@@ -29,21 +29,36 @@ final class PipelineRuntime: Sendable {
                 try made[link.from]!.link(to: made[link.to]!)
             }
             var sensors: [String: VirtualCameraSensor] = [:]
-            for input in graph.inputs where input.device.source == .virtual {
-                let sensor = VirtualCameraSensor(device: input.device, width: input.format.width, height: input.format.height)
-                sensor.install(on: try made["\(input.name)_caps"]!.staticPad("src"))
-                sensors[input.name] = sensor
-            }
-            self.sensors = sensors
-            // Every input's frames pass the subject-area monitor before the tee (raw formats only).
-            for input in graph.inputs where input.format.pixelFormat.gstFormat != nil {
-                let monitor = SubjectAreaMonitor(device: input.device, width: input.format.width, height: input.format.height,
-                                                 pixelFormat: input.format.pixelFormat)
+            for input in graph.inputs {
+                let format = input.format
+                guard format.pixelFormat.gstFormat != nil else { continue }
+                let device = input.device
+                let sensor = device.source == .virtual ? VirtualCameraSensor(device: device, width: format.width, height: format.height) : nil
+                var isTestPattern = false
+                if case .testPattern = device.source { isTestPattern = true }
+                // The auto-control loop meters every camera's frames (not the benchmarks' test
+                // pattern): the virtual sensor's before it draws the moving square, others' at the tee.
+                let loop = isTestPattern ? nil : AutoControlLoop(
+                    device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat,
+                    targetLuma: sensor?.targetLuma(pixelFormat: format.pixelFormat) ?? AutoControlLoop.middleGray)
+                if let sensor {
+                    sensor.install(on: try made["\(input.name)_caps"]!.staticPad("src"), loop: loop)
+                    sensors[input.name] = sensor
+                }
+                let monitor = SubjectAreaMonitor(device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat)
+                let teeLoop = sensor == nil ? loop : nil
                 try made["\(input.name)_tee"]!.staticPad("sink").addBufferProbe { buffer in
-                    if monitor.isActive { try? buffer.withBytes { monitor.inspect($0) } }
+                    let time = buffer.presentationTime.map { CaptureTime(nanoseconds: $0) }
+                    if sensor == nil, let time { device.advanceZoomRamp(at: time) }
+                    guard monitor.isActive || teeLoop != nil else { return .pass }
+                    try? buffer.withBytes { bytes in
+                        if monitor.isActive { monitor.inspect(bytes) }
+                        teeLoop?.process(bytes, at: time)
+                    }
                     return .pass
                 }
             }
+            self.sensors = sensors
         } catch {
             throw .pipelineFailed(element: nil, message: error.description)
         }
@@ -61,14 +76,15 @@ final class PipelineRuntime: Sendable {
             stop()
             throw .pipelineFailed(element: nil, message: error.description)
         }
-        for input in graph.inputs {
-            if case .v4l2 = input.device.source { input.device.setLiveSource(try? pipeline.element(named: "\(input.name)_src")) }
+        for input in graph.inputs where input.device.source != .virtual {
+            input.device.setLiveElements(source: try? pipeline.element(named: "\(input.name)_src"),
+                                         crop: try? pipeline.element(named: "\(input.name)_crop"))
         }
     }
 
     /// Stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
     func stop() {
-        for input in graph.inputs { input.device.setLiveSource(nil) }
+        for input in graph.inputs { input.device.setLiveElements(source: nil, crop: nil) }
         watch.withLock { $0?.stop(); $0 = nil }
         try? pipeline.setState(.null)
         for branch in graph.branches { branch.output.detach() }

@@ -29,7 +29,9 @@ public final class CaptureSession: Sendable, Observable {
     /// Where runtime-error notifications are posted: off the bus thread, in order.
     let notifications = DispatchQueue(label: "capturekit.session.notifications")
 
-    public init() {}
+    public init() {
+        Self.register(self)
+    }
 
     /// The inputs, in the order added.
     public var inputs: [any CaptureInput] { state.withLock { $0.inputs } }

@@ -7,32 +7,45 @@ import Synchronization
 /// Threading: the probe runs on the `videotestsrc` streaming thread, once per frame, before the
 /// frame reaches any output. It reads the device's settings; when they changed since the last
 /// frame it re-renders the scene through the simulated optics (lens blur by distance from the
-/// in-focus position, digital zoom, exposure, torch light, the scene's light colour and the
-/// white-balance gains) and tells the device which frame (presentation time) first
-/// carries them, so completion handlers get an exact `syncTime`. Then it copies the rendered
-/// scene into the buffer in place and draws the moving square.
+/// in-focus position, digital zoom, exposure, torch and flash light, the scene's light level and
+/// colour, the white-balance gains, HDR tone mapping) and tells the device which frame
+/// (presentation time) first carries them, so completion handlers get an exact `syncTime`. Then
+/// it copies the rendered scene into the buffer in place, with noise growing with ISO, and draws
+/// the moving square. The auto modes are not here: `AutoControlLoop` meters each painted frame
+/// (before the square is drawn, so that they settle on a still scene) and changes the settings.
 final class VirtualCameraSensor: Sendable {
     let scene: VirtualScene
     let device: CaptureDevice?
     private let frames = Atomic<Int>(0)
     /// The scene as exposed with the settings of `generation`; touched by the streaming thread only.
-    private let exposed: Mutex<(generation: Int, pixels: [UInt32])>
+    private let exposed: Mutex<(generation: Int, pixels: [UInt32], noise: (sigma: Double, table: [Int8]?))>
 
     init(device: CaptureDevice?, width: Int, height: Int) {
         scene = VirtualScene.scene(width: width, height: height)
         self.device = device
-        exposed = Mutex((generation: -1, pixels: scene.pixels))
+        exposed = Mutex((generation: -1, pixels: scene.pixels, noise: (0, nil)))
+    }
+
+    /// The mean luma over the centre half of the scene as the sensor renders it with a new
+    /// device's settings (the metered exposure, tungsten light balanced by its gains): what auto
+    /// exposure aims at.
+    func targetLuma(pixelFormat: PixelFormat) -> Double {
+        let meter = FrameMeter(width: scene.width, height: scene.height, pixelFormat: pixelFormat)
+        let fresh = CaptureDevice.DeviceState(activeFormat: VirtualCamera.formats[0])
+        return render(RenderSettings(fresh, height: scene.height)).withUnsafeBytes { bytes in
+            meter?.measure(bytes, exposure: .centreHalf, whiteBalance: .centreHalf, focus: .centreHalf)?.meanLuma
+        } ?? AutoControlLoop.middleGray
     }
 
     /// Frames painted so far.
     var frameCount: Int { frames.load(ordering: .relaxed) }
 
     /// Installs the painter on `pad` (the source's caps filter output).
-    func install(on pad: Pad) {
+    func install(on pad: Pad, loop: AutoControlLoop?) {
         pad.addBufferProbe { [self] buffer in
             let index = frames.add(1, ordering: .relaxed).oldValue
             let time = buffer.presentationTime.map { CaptureTime(nanoseconds: $0) }
-            try? buffer.withWritableBytes { bytes in paint(frame: index, time: time, into: bytes) }
+            try? buffer.withWritableBytes { bytes in paint(frame: index, time: time, into: bytes, loop: loop) }
             return .pass
         }
     }
@@ -44,48 +57,79 @@ final class VirtualCameraSensor: Sendable {
         return (frame * travel / 120) % travel
     }
 
-    private func paint(frame: Int, time: CaptureTime?, into bytes: UnsafeMutableRawBufferPointer) {
+    private func paint(frame: Int, time: CaptureTime?, into bytes: UnsafeMutableRawBufferPointer, loop: AutoControlLoop?) {
         let width = scene.width
         guard bytes.count >= scene.pixels.count * 4 else { return }
         let height = scene.height
         if let time { device?.advanceZoomRamp(at: time) }
-        let settings = device?.readState {
-            ($0.sensor.generation, $0.exposure.relativeExposure * $0.torch.gain, $0.focus.blurRadius(height: height),
-             $0.zoom.factor, $0.whiteBalance)
-        }
+        let settings = device?.readState { RenderSettings($0, height: height) }
+        var applied: Int?
         exposed.withLock { exposed in
-            if let (generation, gain, radius, zoom, balance) = settings, generation != exposed.generation {
-                let zoomed = Self.zoom(scene.pixels, width: width, height: height, factor: zoom)
-                let blurred = Self.blur(zoomed, width: width, height: height, radius: radius)
-                // Raw = scene × light colour × light gathered; output = raw × white-balance gains,
-                // applied in one pass so that balanced gray stays exactly gray.
-                let tint = balance.lightTint
-                let raw = (red: tint.red * gain, green: tint.green * gain, blue: tint.blue * gain)
-                let grayWorld = Self.grayWorldGains(blurred, width: width, height: height, light: raw)
-                var gains = balance.gains
-                if balance.mode == .continuousAutoWhiteBalance { gains = grayWorld }
-                let rendered = Self.expose(blurred, by: (raw.red * Double(gains.redGain), raw.green * Double(gains.greenGain),
-                                                         raw.blue * Double(gains.blueGain)))
-                let offset = log2(max(Self.centreMean(rendered, width: width, height: height), 1e-3)
-                                  / max(Self.centreMean(blurred, width: width, height: height), 1e-3))
-                device?.withState {
-                    $0.whiteBalance.grayWorld = grayWorld
-                    if $0.whiteBalance.mode == .continuousAutoWhiteBalance { $0.whiteBalance.gains = gains }
-                    $0.exposure.targetOffset = Float(offset) - $0.exposure.bias
-                }
-                exposed = (generation, rendered)
-                if let time { device?.sensorApplied(generation: generation, at: time) }
+            if let settings, settings.generation != exposed.generation {
+                let noise = settings.noiseSigma == exposed.noise.sigma ? exposed.noise : (settings.noiseSigma, Self.noiseTable(sigma: settings.noiseSigma))
+                exposed = (settings.generation, render(settings), noise)
+                applied = settings.generation
             }
-            exposed.pixels.withUnsafeBytes { source in
-                bytes.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: source.count)
+            let target = bytes.bindMemory(to: UInt32.self)
+            exposed.pixels.withUnsafeBufferPointer { source in
+                guard let noise = exposed.noise.table else {
+                    target.baseAddress!.update(from: source.baseAddress!, count: source.count)
+                    return
+                }
+                Self.copy(source, into: target, noise: noise, start: frame &* 7919)
             }
         }
+        loop?.process(UnsafeRawBufferPointer(bytes), at: time)
+        // Completion handlers run once the frame is metered, so they see its metering.
+        if let applied, let time { device?.sensorApplied(generation: applied, at: time) }
         let band = scene.movingBand
         let x0 = squareX(frame: frame), side = band.count
         let rowBytes = side * 4
         for y in band {
             let start = (y * width + x0) * 4
             (bytes.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 255, count: rowBytes)
+        }
+    }
+
+    /// The scene through the optics for `settings`: zoom, lens blur, then light × gains per
+    /// channel (applied in one pass so that balanced gray stays exactly gray), tone-mapped with
+    /// HDR on.
+    private func render(_ settings: RenderSettings) -> [UInt32] {
+        let zoomed = Self.zoom(scene.pixels, width: scene.width, height: scene.height, factor: settings.zoom)
+        let blurred = Self.blur(zoomed, width: scene.width, height: scene.height, radius: settings.blurRadius)
+        let tint = settings.balance.lightTint, gains = settings.balance.gains, light = settings.light
+        return Self.expose(blurred, by: (tint.red * light * Double(gains.redGain), tint.green * light * Double(gains.greenGain),
+                                         tint.blue * light * Double(gains.blueGain)), hdr: settings.hdr)
+    }
+
+    /// Copies the exposed frame adding temporal noise: the same table read from a different
+    /// start each frame, added to each channel and clipped.
+    private static func copy(_ source: UnsafeBufferPointer<UInt32>, into target: UnsafeMutableBufferPointer<UInt32>,
+                             noise: [Int8], start: Int) {
+        noise.withUnsafeBufferPointer { noise in
+            let mask = noise.count - 1
+            var index = start & mask
+            for pixel in 0..<source.count {
+                let word = source[pixel], delta = Int32(noise[index])
+                index = (index &+ 1) & mask
+                let blue = min(max(Int32(word & 0xFF) + delta, 0), 255)
+                let green = min(max(Int32(word >> 8 & 0xFF) + delta, 0), 255)
+                let red = min(max(Int32(word >> 16 & 0xFF) + delta, 0), 255)
+                target[pixel] = UInt32(blue) | UInt32(green) << 8 | UInt32(red) << 16 | (word & 0xFF00_0000)
+            }
+        }
+    }
+
+    /// 64 Ki samples of Gaussian noise with standard deviation `sigma` levels, or nil below half a
+    /// level (no noise at ISO 100 and below).
+    static func noiseTable(sigma: Double) -> [Int8]? {
+        guard sigma >= 0.5 else { return nil }
+        var generator = SplitMix(seed: 0x5EED)
+        return (0..<65_536).map { _ in
+            // Box–Muller.
+            let u1 = max(generator.nextUnit(), 1e-12), u2 = generator.nextUnit()
+            let gaussian = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+            return Int8(min(max((gaussian * sigma).rounded(), -127), 127))
         }
     }
 
@@ -149,41 +193,52 @@ final class VirtualCameraSensor: Sendable {
     /// The scene with each colour channel scaled by its gain (light gathered, the light's tint,
     /// white-balance gains) and clipped, through a 256-entry table per channel. A simplification:
     /// the virtual sensor's raw values are the scene's encoded values.
-    static func expose(_ pixels: [UInt32], by gains: (red: Double, green: Double, blue: Double)) -> [UInt32] {
-        if abs(gains.red - 1) < 1e-9 && abs(gains.green - 1) < 1e-9 && abs(gains.blue - 1) < 1e-9 { return pixels }
-        func table(_ gain: Double) -> [UInt32] { (0..<256).map { UInt32(min(255, (Double($0) * gain).rounded())) } }
+    static func expose(_ pixels: [UInt32], by gains: (red: Double, green: Double, blue: Double), hdr: Bool = false) -> [UInt32] {
+        if !hdr && abs(gains.red - 1) < 1e-9 && abs(gains.green - 1) < 1e-9 && abs(gains.blue - 1) < 1e-9 { return pixels }
+        func table(_ gain: Double) -> [UInt32] {
+            (0..<256).map { UInt32(min(255, (hdr ? VideoHDRState.toneMap(Double($0) * gain) : Double($0) * gain).rounded())) }
+        }
         let red = table(gains.red), green = table(gains.green), blue = table(gains.blue)
         return pixels.map { word in
             blue[Int(word & 0xFF)] | green[Int(word >> 8 & 0xFF)] << 8 | red[Int(word >> 16 & 0xFF)] << 16 | (word & 0xFF00_0000)
         }
     }
+}
 
-    /// The mean green level over the centre 50 % of the frame: what the exposure meter reads.
-    static func centreMean(_ pixels: [UInt32], width: Int, height: Int) -> Double {
-        var sum = 0, count = 0
-        for y in (height / 4)..<(height * 3 / 4) {
-            for x in (width / 4)..<(width * 3 / 4) {
-                sum += Int(pixels[y * width + x] >> 8 & 0xFF)
-                count += 1
-            }
-        }
-        return Double(sum) / Double(max(count, 1))
-    }
+/// What the sensor renders a frame with, read from the device once per frame.
+struct RenderSettings {
+    var generation: Int
+    /// Light gathered relative to the metered exposure: scene light × exposure × torch × flash.
+    var light: Double
+    var blurRadius: Int
+    var zoom: Double
+    var balance: WhiteBalanceState
+    var hdr: Bool
+    /// Sensor noise in levels: none up to ISO 100, then 1.5 levels more per doubling.
+    var noiseSigma: Double
 
-    /// Gray world over the centre 50 % of the raw frame (`pixels` lit by `light` per channel):
-    /// the gains that make its mean gray, the smallest 1.0, each at most the device's maximum.
-    static func grayWorldGains(_ pixels: [UInt32], width: Int, height: Int,
-                               light: (red: Double, green: Double, blue: Double)) -> CaptureDevice.WhiteBalanceGains {
-        var sums = (red: 0, green: 0, blue: 0)
-        for y in (height / 4)..<(height * 3 / 4) {
-            for x in (width / 4)..<(width * 3 / 4) {
-                let word = pixels[y * width + x]
-                sums.blue += Int(word & 0xFF); sums.green += Int(word >> 8 & 0xFF); sums.red += Int(word >> 16 & 0xFF)
-            }
-        }
-        let means = (red: Double(sums.red) * light.red, green: Double(sums.green) * light.green, blue: Double(sums.blue) * light.blue)
-        let peak = max(means.red, means.green, means.blue, 1e-9)
-        func gain(_ mean: Double) -> Float { Float(min(Double(WhiteBalanceState.maxGain), peak / max(mean, 1e-9))) }
-        return CaptureDevice.WhiteBalanceGains(redGain: gain(means.red), greenGain: gain(means.green), blueGain: gain(means.blue))
+    init(_ state: CaptureDevice.DeviceState, height: Int) {
+        generation = state.sensor.generation
+        light = state.sceneLight * state.exposure.relativeExposure * state.torch.gain * (state.flash.isFiring ? FlashState.gain : 1)
+        blurRadius = state.focus.blurRadius(height: height)
+        zoom = state.zoom.factor
+        balance = state.whiteBalance
+        hdr = state.hdr.isEnabled
+        noiseSigma = 1.5 * max(0, log2(Double(state.exposure.effective.iso) / 100))
     }
+}
+
+/// A small deterministic generator (SplitMix64) for the sensor's noise table.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// A uniform value in [0, 1).
+    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -21,6 +21,12 @@ struct ControlOptions: ParsableArguments {
     @Option(help: "Torch level 0.0-1.0 (0 turns it off).")
     var torch: Float?
 
+    @Option(help: "Exposure target bias in EV, e.g. -1 or 0.5 (auto exposure aims that much brighter).")
+    var ev: Float?
+
+    @Option(help: "Flash: on | off | auto (auto fires when the scene is too dark).")
+    var flash: FlashOption?
+
     @Option(help: "White balance: auto, or TEMPERATURE[:TINT] in kelvin, e.g. 3200 or 5000:10 (locks the gains).")
     var wb: WhiteBalanceOption?
 
@@ -37,8 +43,14 @@ struct ControlOptions: ParsableArguments {
         case .temperature(let kelvin, let tint)?: .temperature(kelvin, tint: tint)
         case nil: nil
         }
+        let flashMode: CaptureDevice.FlashMode? = switch flash {
+        case .on?: .on
+        case .off?: .off
+        case .auto?: .auto
+        case nil: nil
+        }
         return .init(iso: iso, exposureDuration: shutter?.time, lensPosition: lens, focusMode: focusMode,
-                     zoomFactor: zoom, torchLevel: torch, whiteBalance: whiteBalance)
+                     zoomFactor: zoom, torchLevel: torch, whiteBalance: whiteBalance, exposureTargetBias: ev, flashMode: flashMode)
     }
 
     /// Applies the controls under the device's configuration lock; unsupported ones and values
@@ -51,6 +63,11 @@ struct ControlOptions: ParsableArguments {
 /// `--focus` values.
 enum FocusOption: String, ExpressibleByArgument, CaseIterable {
     case auto, continuous, locked
+}
+
+/// `--flash` values.
+enum FlashOption: String, ExpressibleByArgument, CaseIterable {
+    case on, off, auto
 }
 
 /// `--shutter 1/60` or `--shutter 0.02`.

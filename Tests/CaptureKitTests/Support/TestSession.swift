@@ -8,6 +8,7 @@ struct TestSession {
     let input: CaptureDeviceInput
 
     init(preset: SessionPreset = .vga640x480, device: CaptureDevice = CaptureDevice.find(virtual: .back), outputs: [any CaptureOutput]) throws {
+        device.restoreDefaultControls()
         session = CaptureSession()
         try session.setSessionPreset(preset)
         input = try CaptureDeviceInput(device: device)

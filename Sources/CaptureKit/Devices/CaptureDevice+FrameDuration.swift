@@ -1,0 +1,60 @@
+extension CaptureDevice {
+    /// Passed to the frame-duration setters to return to the format's default (AVFoundation's
+    /// kCMTimeInvalid): its highest rate (30 fps on the virtual camera where the format allows).
+    public static let defaultFrameDuration = CaptureTime(value: 0, timescale: 0)
+
+    /// The time between frames the device delivers: the pipeline's caps rate is its inverse.
+    public var activeVideoMinFrameDuration: CaptureTime {
+        observed(\.activeFormat)
+        return FrameRateRange.duration(for: activeFrameRate)
+    }
+
+    /// The longest time between frames auto exposure may stretch to; CaptureKit runs a camera at
+    /// the fixed rate of `activeVideoMinFrameDuration`, so this only bounds the exposure loop's
+    /// durations (never longer than one frame) and defaults to the minimum.
+    public var activeVideoMaxFrameDuration: CaptureTime {
+        readState { $0.maxFrameDuration } ?? activeVideoMinFrameDuration
+    }
+
+    /// Sets the frame interval, which must be one of the active format's frame-rate ranges
+    /// (1 / duration within a range), or `defaultFrameDuration`; needs the configuration lock.
+    /// A running session restarts its pipeline at the new rate.
+    public func setActiveVideoMinFrameDuration(_ duration: CaptureTime) throws(CaptureError) {
+        try requireConfigurationLock()
+        let rate = try validatedFrameRate(duration, name: "activeVideoMinFrameDuration")
+        withState { state in
+            state.activeFrameRate = rate
+            if let limit = state.maxFrameDuration, rate.map({ limit.seconds < 1 / $0 }) ?? false { state.maxFrameDuration = nil }
+        }
+        CaptureSession.deviceFormatChosen(self, formatChanged: false)
+    }
+
+    /// Sets the longest frame interval (validated like the minimum, and at least it).
+    public func setActiveVideoMaxFrameDuration(_ duration: CaptureTime) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard let rate = try validatedFrameRate(duration, name: "activeVideoMaxFrameDuration") else {
+            withState { $0.maxFrameDuration = nil }
+            return
+        }
+        let minimum = activeVideoMinFrameDuration
+        guard 1 / rate >= minimum.seconds - 1e-9 else {
+            throw .outOfRange(name: "activeVideoMaxFrameDuration", value: duration.seconds,
+                              range: minimum.seconds...(activeFormat.videoSupportedFrameRateRanges.map(\.maxFrameDuration.seconds).max() ?? minimum.seconds))
+        }
+        withState { $0.maxFrameDuration = duration }
+    }
+
+    /// The frame rate `duration` stands for, nil for `defaultFrameDuration`; throws `outOfRange`
+    /// with the format's duration range when no frame-rate range contains it.
+    private func validatedFrameRate(_ duration: CaptureTime, name: String) throws(CaptureError) -> Double? {
+        guard duration.timescale != 0 else { return nil }
+        let format = activeFormat
+        let rate = duration.seconds > 0 ? 1 / duration.seconds : .infinity
+        guard format.videoSupportedFrameRateRanges.contains(where: { rate >= $0.minFrameRate - 1e-6 && rate <= $0.maxFrameRate + 1e-6 }) else {
+            let shortest = format.videoSupportedFrameRateRanges.map(\.minFrameDuration.seconds).min() ?? 0
+            let longest = format.videoSupportedFrameRateRanges.map(\.maxFrameDuration.seconds).max() ?? 0
+            throw .outOfRange(name: name, value: duration.seconds, range: shortest...longest)
+        }
+        return rate
+    }
+}

@@ -1,0 +1,45 @@
+extension CaptureDevice {
+    /// Whether the device can boost exposure in low light: the virtual camera (auto exposure may
+    /// then raise ISO from 800 to the format's maximum), and V4L2 cameras with
+    /// exposure_dynamic_framerate or backlight_compensation.
+    public var isLowLightBoostSupported: Bool {
+        source == .virtual || v4l2Provides(.lowLightBoost)
+    }
+
+    /// Whether low-light boost is in use now: on the virtual camera while auto exposure needs
+    /// more than ISO 800; on V4L2 cameras whenever it is allowed (the camera decides).
+    public var isLowLightBoostEnabled: Bool {
+        observed(\.isLowLightBoostEnabled)
+        return readState { $0.lowLight.isEnabled }
+    }
+
+    /// Whether the device may boost in low light.
+    public var automaticallyEnablesLowLightBoostWhenAvailable: Bool {
+        readState { $0.lowLight.isAllowed }
+    }
+
+    /// Allows or forbids low-light boost; needs the configuration lock and support.
+    public func setAutomaticallyEnablesLowLightBoostWhenAvailable(_ allowed: Bool) throws(CaptureError) {
+        try requireConfigurationLock()
+        guard isLowLightBoostSupported else { throw .unsupported(feature: "low-light boost", device: uniqueID) }
+        // exposure_dynamic_framerate=1 (or backlight_compensation at its maximum), else the
+        // controls' defaults.
+        if allowed, v4l2Mapping != nil { try writeV4L2(.lowLightBoost) }
+        for use in v4l2Mapping?[.lowLightBoost].uses ?? [] where !allowed {
+            try setV4L2Control(use.name, to: use.control.defaultValue)
+        }
+        withState { state in
+            state.lowLight.isAllowed = allowed
+            if source != .virtual || !allowed { state.lowLight.isEnabled = allowed && source != .virtual }
+        }
+    }
+}
+
+/// Low-light boost settings a device holds.
+struct LowLightState {
+    /// The ISO auto exposure stays under unless boosting.
+    static let unboostedMaxISO: Float = 800
+
+    var isAllowed = false
+    var isEnabled = false
+}
