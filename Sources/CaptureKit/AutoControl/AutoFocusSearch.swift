@@ -1,5 +1,6 @@
 /// A contrast-detect autofocus search: a coarse sweep of the lens range, then a fine sweep
-/// around the sharpest coarse position; the answer is the sharpest position measured.
+/// around the sharpest coarse position; the answer is the middle of the sharpest positions the
+/// fine sweep measured (a lens has a depth of field: neighbouring positions can be equally sharp).
 ///
 /// Pure state: the loop moves the lens to `position`, waits for a frame taken there, records its
 /// sharpness, and moves on until `record` returns nil.
@@ -11,19 +12,25 @@ struct AutoFocusSearch: Equatable, Sendable {
 
     private(set) var position: Float
     private(set) var best: (position: Float, sharpness: Double)?
+    /// The last position as sharp as `best` (within 0.5 %).
+    private var bestEnd: Float?
     private var low: Float, high: Float, step: Float
     private var isFine = false
     private let range: ClosedRange<Float>
+    /// Positions measured per search (coarse and fine sweeps) when the fine sweep has room on
+    /// both sides.
+    let positionCount: Int
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.position == rhs.position && lhs.low == rhs.low && lhs.high == rhs.high && lhs.isFine == rhs.isFine
-            && lhs.best?.position == rhs.best?.position && lhs.best?.sharpness == rhs.best?.sharpness
+            && lhs.best?.position == rhs.best?.position && lhs.best?.sharpness == rhs.best?.sharpness && lhs.bestEnd == rhs.bestEnd
     }
 
     /// A search over `range`, starting at the end nearer to `from` (less lens travel).
     init(range: ClosedRange<Float>, smooth: Bool, from current: Float) {
         self.range = range
         step = Self.coarseStep(smooth: smooth)
+        positionCount = Int(((range.upperBound - range.lowerBound) / step).rounded()) + 1 + 2 * Int(Self.refinement) + 1
         low = range.lowerBound
         high = range.upperBound
         let fromHigh = abs(current - high) < abs(current - low)
@@ -31,16 +38,16 @@ struct AutoFocusSearch: Equatable, Sendable {
         position = fromHigh ? high : low
     }
 
-    /// Positions measured per search: coarse and fine sweeps.
-    var positionCount: Int {
-        let coarse = Int(((range.upperBound - range.lowerBound) / abs(step)).rounded()) + 1
-        return coarse + 2 * Int(Self.refinement) + 1
-    }
 
     /// Records the sharpness at `position`; returns the next position to measure, or nil when
     /// the search is over (the lens then goes to `best`).
     mutating func record(_ sharpness: Double) -> Float? {
-        if best == nil || sharpness > best!.sharpness { best = (position, sharpness) }
+        if let current = best, sharpness >= current.sharpness * 0.995 && sharpness <= current.sharpness * 1.005 {
+            bestEnd = position
+        } else if best == nil || sharpness > best!.sharpness {
+            best = (position, sharpness)
+            bestEnd = position
+        }
         let next = position + step
         if next >= low - 1e-4 && next <= high + 1e-4 {
             position = min(max(next, low), high)
@@ -54,9 +61,14 @@ struct AutoFocusSearch: Equatable, Sendable {
         high = min(range.upperBound, best.position + coarse)
         step = coarse / Self.refinement
         position = low
+        self.best = nil
+        bestEnd = nil
         return position
     }
 
-    /// Where the lens ends: the sharpest position measured.
-    var result: Float { best?.position ?? position }
+    /// Where the lens ends: the middle of the sharpest positions measured.
+    var result: Float {
+        guard let best else { return position }
+        return (best.position + (bestEnd ?? best.position)) / 2
+    }
 }

@@ -1,0 +1,41 @@
+import Testing
+@testable import CaptureKit
+
+/// A running session's frames, read one at a time, with a count of how many were read: for
+/// tests that wait for an auto mode to settle and report how many frames it took.
+struct LiveFrames {
+    let test: TestSession
+    private var iterator: AsyncStream<SampleBuffer>.Iterator
+    private(set) var latest: SampleBuffer?
+
+    /// Starts a session of `device` at `preset` with a frame output.
+    init(device: CaptureDevice, preset: SessionPreset = .cif352x288) async throws {
+        let frames = VideoDataOutput()
+        test = try TestSession(preset: preset, device: device, outputs: [frames])
+        iterator = frames.sampleBuffers(bufferingNewest: 512).makeAsyncIterator()
+        try await test.session.startRunning()
+    }
+
+    /// The next frame.
+    @discardableResult
+    mutating func next() async throws -> SampleBuffer {
+        let sample = try #require(await iterator.next())
+        latest = sample
+        return sample
+    }
+
+    /// Reads frames until `settled` holds (checked after each, at least `minimum` frames), and
+    /// returns how many it read; fails after `limit`.
+    mutating func frames(until settled: () -> Bool, minimum: Int = 2, limit: Int = 150,
+                         _ what: @autoclosure () -> String = "") async throws -> Int {
+        var count = 0
+        repeat {
+            try await next()
+            count += 1
+            try #require(count < limit, "did not settle in \(limit) frames: \(what())")
+        } while count < minimum || !settled()
+        return count
+    }
+
+    func stop() { test.session.stopRunning() }
+}
