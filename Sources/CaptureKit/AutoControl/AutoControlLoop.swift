@@ -98,6 +98,11 @@ final class AutoControlLoop: Sendable {
             return
         }
         if loop.exposureSettle > 0 { loop.exposureSettle -= 1; return }
+        // Automatic HDR (virtual camera) ends once the exposure is a stop above its shortest.
+        if isVirtual && settings.hdrAutomatic && settings.hdrEnabled
+            && settings.duration.seconds * Double(settings.iso) > 2 * limits.duration.lowerBound * limits.iso.lowerBound {
+            update.hdr = false
+        }
         guard abs(offset) > AutoExposure.tolerance else {
             if settings.isAdjustingExposure { update.isAdjustingExposure = false }
             if settings.exposureMode == .autoExpose { update.exposureMode = .locked }
@@ -109,9 +114,9 @@ final class AutoControlLoop: Sendable {
         let duration = ExposureState.duration(next.duration)
         guard duration != settings.duration || abs(next.iso - settings.iso) >= 0.5 else {
             // At a limit: nothing left to move. Automatic HDR (virtual camera) turns on when the
-            // scene is too bright for the shortest exposure, and off when it is dark again.
+            // scene is too bright for the shortest exposure.
             if settings.isAdjustingExposure { update.isAdjustingExposure = false }
-            if isVirtual && settings.hdrAutomatic && (offset > 0.5) != settings.hdrEnabled && abs(offset) > 0.5 { update.hdr = offset > 0.5 }
+            if isVirtual && settings.hdrAutomatic && !settings.hdrEnabled && offset > 2 * AutoExposure.tolerance { update.hdr = true }
             return
         }
         update.exposure = (duration, next.iso)
