@@ -70,7 +70,6 @@ extension PipelineFile {
             outputs: captureOutputs,
             connections: connections
         )
-        try checkFrameRates(of: built)
         return built
     }
 
@@ -86,6 +85,9 @@ extension PipelineFile {
                 try device.lockForConfiguration()
                 defer { device.unlockForConfiguration() }
                 try device.setActiveFormat(try Self.deviceFormat(format, of: device))
+                if let rate = format.frameRate {
+                    try device.setActiveVideoMinFrameDuration(CaptureTime(value: 1000, timescale: Int32((rate * 1000).rounded())))
+                }
             }
         }
         try capture(at: input.deviceLocation) { () throws(CaptureError) in
@@ -162,28 +164,6 @@ extension PipelineFile {
             connection.isVideoMirrored = mirrored
         }
         return (captureOutput, connection)
-    }
-
-    /// Checks that every requested frame rate is the one the compiled pipeline runs the input at.
-    ///
-    /// CaptureKit does not yet let a caller choose a rate within a format; until it does, a rate
-    /// other than the one the device runs the format at is reported rather than ignored.
-    private func checkFrameRates(of built: PipelineSession) throws(PipelineFileError) {
-        for (index, input) in inputs.enumerated() {
-            guard let requested = input.format?.frameRate,
-                  let planned = built.plannedFrameRate(ofInputAt: index),
-                  abs(planned - requested) > 1e-3
-            else { continue }
-            throw PipelineFileError(
-                .capture(CaptureError.invalidSetting(
-                    name: "frame rate",
-                    value: FormatSpec.rateText(requested),
-                    valid: "\(FormatSpec.rateText(planned)), the rate the device runs this format at "
-                        + "(CaptureKit cannot select another rate of a format yet)"
-                )),
-                at: input.formatLocation ?? input.location
-            )
-        }
     }
 
     /// Runs a CaptureKit call, reporting its error at `location`.

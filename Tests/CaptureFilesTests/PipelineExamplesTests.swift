@@ -260,8 +260,8 @@ struct PipelineExamplesTests {
         #expect(requested == "640x480@120")
     }
 
-    @Test("a frame rate CaptureKit cannot select yet is reported, not ignored")
-    func unselectableFrameRate() throws {
+    @Test("a frame rate within the format is selected and compiled into the caps")
+    func selectedFrameRate() throws {
         let yaml = """
             version: 1
             inputs:
@@ -273,14 +273,13 @@ struct PipelineExamplesTests {
               frames: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "rate.yaml")
-        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
-        #expect(error.location == PipelineFile.SourceLocation(file: "rate.yaml", line: 4, column: 13))
-        guard case .capture(.invalidSetting(let name, let value, _)) = error.kind else {
-            Issue.record("unexpected \(error)")
-            return
-        }
-        #expect(name == "frame rate")
-        #expect(value == "15")
+        let built = try file.makeSession()
+        #expect(built.plannedFrameRate(ofInputAt: 0) == 15)
+        #expect(built.session.pipelineDescription.contains("width=640,height=480,framerate=15/1"), "\(built.session.pipelineDescription)")
+        let device = try CaptureDevice.find("virtual")
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        try device.setActiveVideoMinFrameDuration(CaptureDevice.defaultFrameDuration)
     }
 
     @Test("an input format with a preset other than inputPriority is a conflict at the format")

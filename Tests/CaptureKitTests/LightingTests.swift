@@ -45,7 +45,9 @@ struct LightingTests {
         #expect(try AutoModesTests.patch(unlit, index: 1).1 == 51)
         #expect(try AutoModesTests.patch(lit, index: 1).1 == 204, "four times the light on the 51 patch")
         #expect(lit.presentationTime > unlit.presentationTime)
-        for _ in 0..<3 { try await rig.live.next() }
+        // Frames queue in the stream: skip to those after the lit still.
+        try await rig.live.frames(untilSample: { $0.presentationTime > lit.presentationTime })
+        try await rig.live.next()
         let after = try await rig.live.next()
         #expect(try AutoModesTests.patch(after, index: 1).1 == 51, "the flash is out after the still")
         #expect(throws: CaptureError.unsupported(feature: "flash mode on", device: "virtual:front")) {

@@ -1,6 +1,6 @@
 extension CaptureDevice {
     /// Passed to the frame-duration setters to return to the format's default (AVFoundation's
-    /// kCMTimeInvalid): its highest rate (30 fps on the virtual camera where the format allows).
+    /// kCMTimeInvalid): 30 fps where the format offers it, else its highest rate.
     public static let defaultFrameDuration = CaptureTime(value: 0, timescale: 0)
 
     /// The time between frames the device delivers: the pipeline's caps rate is its inverse.

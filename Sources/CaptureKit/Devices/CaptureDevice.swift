@@ -183,12 +183,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
 
     /// The frame rate the source runs at: 1 / `activeVideoMinFrameDuration`.
     var activeFrameRate: Double {
-        state.withLock { $0.activeFrameRate ?? $0.activeFormat.maxFrameRate }
-    }
-
-    /// Sets the rate the source runs at within the active format.
-    func setPreferredFrameRate(_ rate: Double) {
-        state.withLock { $0.activeFrameRate = $0.activeFormat.supportsFrameRate(rate) ? rate : nil }
+        state.withLock { $0.activeFrameRate ?? $0.activeFormat.defaultFrameRate }
     }
 
     /// The media types the device produces.

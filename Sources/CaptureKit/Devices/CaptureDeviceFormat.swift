@@ -65,6 +65,10 @@ extension CaptureDevice {
         /// The highest frame rate of any range.
         public var maxFrameRate: Double { videoSupportedFrameRateRanges.map(\.maxFrameRate).max() ?? 30 }
 
+        /// The rate a device runs the format at unless told otherwise: 30 fps where the format
+        /// offers it, else its highest.
+        var defaultFrameRate: Double { supportsFrameRate(30) ? 30 : maxFrameRate }
+
         /// Whether `rate` lies in one of the ranges.
         public func supportsFrameRate(_ rate: Double) -> Bool {
             videoSupportedFrameRateRanges.contains { rate >= $0.minFrameRate - 1e-6 && rate <= $0.maxFrameRate + 1e-6 }

@@ -28,7 +28,6 @@ enum VirtualCamera {
         let device = CaptureDevice(uniqueID: "virtual:\(position.rawValue)", modelID: "capturekit:virtual",
                                    localizedName: "Virtual Camera (\(position.rawValue))", manufacturer: manufacturer,
                                    position: position, formats: formats, activeFormat: initial, source: .virtual)
-        device.setPreferredFrameRate(30)
         return device
     }
 }

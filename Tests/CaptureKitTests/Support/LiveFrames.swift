@@ -37,5 +37,16 @@ struct LiveFrames {
         return count
     }
 
+    /// Reads frames until one satisfies `matches`; returns how many it read.
+    @discardableResult
+    mutating func frames(untilSample matches: (SampleBuffer) throws -> Bool, limit: Int = 60) async throws -> Int {
+        var count = 0
+        repeat {
+            count += 1
+            try #require(count < limit, "no matching frame in \(limit) frames")
+        } while try !matches(try await next())
+        return count
+    }
+
     func stop() { test.session.stopRunning() }
 }
