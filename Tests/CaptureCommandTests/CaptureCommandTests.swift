@@ -82,6 +82,15 @@ struct CaptureCommandTests {
         #expect(noTorch.status == 1)
         #expect(noTorch.error.contains("'virtual:front' does not support torch"))
         #expect(try launch("capture", ["snap", "--shutter", "fast"]).status == 2)
+        // --ev: auto exposure settles a stop down before the still; --flash on fires and says so.
+        let darker = try launch("capture", ["snap", "-d", "virtual", "--preset", "cif352x288", "-o", file.path, "--ev=-1", "--flash", "on"])
+        #expect(darker.status == 0, "\(darker.error)")
+        let shutter = try #require(Double(try exif(file, "ExposureTime")))
+        #expect(abs(shutter / (1.0 / 240) - 1) < 0.1, "about 1/240 s: \(shutter)")
+        #expect(try exif(file, "Flash") == "9", "on, fired")
+        #expect(try launch("capture", ["snap", "--flash", "sometimes"]).status == 2)
+        let frontFlash = try launch("capture", ["snap", "-d", "virtual-front", "--flash", "on", "-o", file.path])
+        #expect(frontFlash.status == 1 && frontFlash.error.contains("flash mode on"), "\(frontFlash.error)")
     }
 
     @Test("snap --bracket writes one numbered file per EV value, each with its exposure")

@@ -524,7 +524,7 @@ struct PipelineFileControlsTests {
             version: 1
             inputs:
               - device: virtual
-                controls: { iso: 200, shutter: "1/60", lens: 0.5, focus: locked, zoom: 1.5, torch: 0.25, wb: "5000:10" }
+                controls: { iso: 200, shutter: "1/60", lens: 0.5, focus: locked, zoom: 1.5, torch: 0.25, wb: "5000:10", ev: -0.5, flash: auto }
             outputs:
               - still: {}
             run: { frames: 1 }
@@ -533,6 +533,15 @@ struct PipelineFileControlsTests {
         #expect(controls.iso == 200 && controls.lens == 0.5 && controls.focus == .locked && controls.zoom == 1.5 && controls.torch == 0.25)
         #expect(abs((controls.shutter ?? 0) - 1.0 / 60) < 1e-12)
         #expect(controls.whiteBalance == .temperature(5000, tint: 10))
+        #expect(controls.ev == -0.5 && controls.flash == .auto)
+        #expect(controls.settings.exposureTargetBias == -0.5 && controls.settings.flashMode == .auto)
+        do {
+            _ = try PipelineFile.parse("version: 1\ninputs:\n  - device: virtual\n    controls: { flash: bright }\noutputs:\n  - still: {}\nrun: {frames: 1}\n", fileName: "l.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("l.yaml:4:24: "), "\(error)")
+            #expect(error.description.contains("on, off, auto") || error.description.contains("'on'"), "\(error)")
+        }
         do {
             _ = try PipelineFile.parse("version: 1\ninputs:\n  - device: virtual\n    controls:\n      shutter: fast\noutputs:\n  - still: {}\nrun: {frames: 1}\n", fileName: "s.yaml")
             Issue.record("expected an error")
@@ -545,7 +554,7 @@ struct PipelineFileControlsTests {
             Issue.record("expected an error")
         } catch {
             #expect(error.description.hasPrefix("f.yaml:4:24: "), "\(error)")
-            #expect(error.description.contains("continuous, locked") || error.description.contains("'continuous'"), "\(error)")
+            #expect(error.description.contains("auto, continuous, locked") || error.description.contains("'continuous'"), "\(error)")
         }
     }
 }

@@ -59,6 +59,8 @@ final class AutoControlLoop: Sendable {
     /// Looks at one frame (its first plane onward) presented at `time`.
     func process(_ frame: UnsafeRawBufferPointer, at time: CaptureTime?) {
         let settings = device.readState { LoopSettings($0) }
+        // Frames lit by the flash are the still's, not the scene's: the loops hold.
+        guard !settings.flashFiring else { return }
         guard let stats = meter.measure(frame, exposure: settings.exposureRect, whiteBalance: .centreHalf,
                                         focus: settings.focusRect) else { return }
         var update = LoopUpdate()
@@ -271,6 +273,7 @@ struct LoopSettings {
     var isAdjustingFocus: Bool
     var hdrAutomatic: Bool
     var hdrEnabled: Bool
+    var flashFiring: Bool
 
     init(_ state: CaptureDevice.DeviceState) {
         generation = state.sensor.generation
@@ -298,6 +301,7 @@ struct LoopSettings {
         isAdjustingFocus = state.focus.isAdjusting
         hdrAutomatic = state.hdr.isAutomatic
         hdrEnabled = state.hdr.isEnabled
+        flashFiring = state.flash.isFiring
     }
 }
 

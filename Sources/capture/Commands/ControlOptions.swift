@@ -21,7 +21,7 @@ struct ControlOptions: ParsableArguments {
     @Option(help: "Torch level 0.0-1.0 (0 turns it off).")
     var torch: Float?
 
-    @Option(help: "Exposure target bias in EV, e.g. -1 or 0.5 (auto exposure aims that much brighter).")
+    @Option(help: "Exposure target bias in EV, e.g. --ev=-1 or --ev 0.5 (auto exposure aims that much brighter).")
     var ev: Float?
 
     @Option(help: "Flash: on | off | auto (auto fires when the scene is too dark).")

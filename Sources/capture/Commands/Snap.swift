@@ -59,6 +59,11 @@ struct Snap: AsyncParsableCommand {
         if mirrored { connection.isVideoMirrored = true }
         if global.verbose { FileHandle.standardError.write(Data("pipeline: \(session.pipelineDescription)\n".utf8)) }
         try await session.startRunning()
+        // A bias or a focus search takes frames to reach: capture once they have.
+        if controls.settings.exposureTargetBias != nil || controls.settings.focusMode == .autoFocus
+            || controls.settings.focusMode == .continuousAutoFocus {
+            _ = await camera.waitForAutoModesToSettle()
+        }
         let samples: [SampleBuffer]
         do {
             if let bracket {
