@@ -123,23 +123,6 @@ extension CaptureDevice {
     public func deviceWhiteBalanceGains(for values: WhiteBalanceTemperatureAndTintValues) -> WhiteBalanceGains {
         WhiteBalanceMath.gains(for: WhiteBalanceMath.chromaticity(forTemperature: values.temperature, tint: values.tint))
     }
-
-    /// Changes the virtual scene's light level by `ev` stops from the metered level; for tests
-    /// and demos of auto exposure, flash and HDR.
-    func setVirtualSceneLight(ev: Double) {
-        withState { state in
-            state.sceneLight = pow(2, ev)
-            state.sensor.changed(notifying: nil)
-        }
-    }
-
-    /// Changes the virtual scene's light (kelvin); for tests and demos of white balance.
-    func setVirtualIlluminant(temperature: Float) {
-        withState { state in
-            state.whiteBalance.illuminant = temperature
-            state.sensor.changed(notifying: nil)
-        }
-    }
 }
 
 /// White balance settings a device holds, and the virtual scene's light.
