@@ -26,8 +26,13 @@ head -40 "$out/controls.txt"
 grep -q '^brightness ' "$out/controls.txt" || { echo "no raw brightness control"; exit 1; }
 grep -q '^iso .*device(gain_automatic=0, gain' "$out/controls.txt" || { echo "ISO not mapped onto gain"; exit 1; }
 if [ -x .build/debug/CaptureKitPackageTests.xctest ]; then
-  echo "== live V4L2 tests (brightness on the running pipeline; ioctl discovery matches v4l2-ctl)"
-  .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing --filter 'V4L2LiveTests|liveDevice' 2>&1 | grep -E '✔|✘|recorded' | sed 's/\x1b\[[0-9;]*m//g'
+  echo "== live V4L2 tests (brightness on the running pipeline; the software exposure loop on vivid's gain;"
+  echo "   digital zoom in the pipeline; ioctl discovery matches v4l2-ctl; then the disconnect control)"
+  for filter in 'brightnessWhileRunning|softwareExposureLoop|pipelineZoom|liveDevice' 'disconnectWhileRunning'; do
+    .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing --filter "$filter" 2>&1 \
+      | grep -E '✔|✘|recorded|software AE|digital zoom' | sed 's/\x1b\[[0-9;]*m//g' | tee -a "$out/live.txt"
+  done
+  if grep -q '✘' "$out/live.txt"; then echo "live tests failed"; exit 1; fi
 fi
 echo "== hot-plug: capture devices --watch while vivid is removed and loaded again"
 $capture devices --watch 8 > "$out/watch.txt" &

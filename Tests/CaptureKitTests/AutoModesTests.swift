@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CaptureKit
+@_spi(Benchmark) @testable import CaptureKit
 
 /// The auto modes converge over frames on the virtual camera, through the same loop that runs
 /// on V4L2 cameras' frames.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CaptureKit
+@_spi(Benchmark) @testable import CaptureKit
 
 /// Flash, low-light boost and video HDR on the virtual camera.
 @Suite("Flash, low light and HDR", .serialized)

@@ -30,8 +30,12 @@ struct V4L2LiveTests {
         try device.lockForConfiguration()
         defer {
             try? device.setV4L2Control("brightness", to: 128)
+            try? device.setExposureMode(.continuousAutoExposure)
             device.unlockForConfiguration()
         }
+        // Exposure held: CaptureKit's exposure loop (vivid has a gain, no auto exposure) would
+        // take the brightness back.
+        try device.setExposureMode(.locked)
         try device.setV4L2Control("brightness", to: 250)
         var after = before
         for _ in 0..<10 { after = try Self.meanLuma(try #require(await iterator.next())) }
@@ -65,5 +69,72 @@ struct V4L2LiveTests {
         #expect(element == "input0_src", "\(message)")
         #expect(!message.isEmpty)
         #expect(!test.session.isRunning)
+    }
+
+    @Test("vivid has a gain and no auto exposure: CaptureKit's exposure loop drives the gain from the frames")
+    func softwareExposureLoop() async throws {
+        let device = try #require(CaptureDevice.devices(for: .video).first { if case .v4l2 = $0.source { true } else { false } })
+        #expect(device.runsExposureLoop && device.isExposureModeSupported(.continuousAutoExposure))
+        let output = VideoDataOutput()
+        try output.setVideoSettings(.init(pixelFormat: .gray8))
+        let test = try TestSession(preset: .vga640x480, device: device, outputs: [output])
+        let stream = output.sampleBuffers(bufferingNewest: 1)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var iterator = stream.makeAsyncIterator()
+        for _ in 0..<10 { _ = await iterator.next() }
+        let before = try Self.meanLuma(try #require(await iterator.next()))
+        let gainBefore = device.readState { $0.v4l2Controls["gain"] }
+        try device.lockForConfiguration()
+        defer {
+            try? device.setExposureTargetBias(0)
+            device.unlockForConfiguration()
+        }
+        try device.setExposureTargetBias(2)
+        var after = before
+        for _ in 0..<60 {
+            after = try Self.meanLuma(try #require(await iterator.next()))
+            if !device.isAdjustingExposure && device.readState({ $0.v4l2Controls["gain"] }) != gainBefore { break }
+        }
+        let gainAfter = device.readState { $0.v4l2Controls["gain"] }
+        print("software AE on vivid: mean luma \(before) -> \(after), gain \(gainBefore.map(String.init) ?? "-") -> \(gainAfter.map(String.init) ?? "-"), offset \(device.exposureTargetOffset)")
+        // vivid's picture does not follow its gain (measured: mean luma 86.7 -> 86.7 while the
+        // loop took the gain from 28 to its maximum), so the loop can only be seen driving the
+        // control towards the brighter target, and the meter reporting the frame under it.
+        #expect((gainAfter ?? 0) > (gainBefore ?? 0), "the loop raised the gain")
+        #expect(device.exposureTargetOffset < -1, "metered from the frames: \(device.exposureTargetOffset) EV under the +2 EV target")
+    }
+
+    @Test("vivid has no zoom_absolute: digital zoom crops in the running pipeline")
+    func pipelineZoom() async throws {
+        let device = try #require(CaptureDevice.devices(for: .video).first { if case .v4l2 = $0.source { true } else { false } })
+        #expect(device.zoomsInPipeline)
+        let output = VideoDataOutput()
+        try output.setVideoSettings(.init(pixelFormat: .gray8))
+        let test = try TestSession(preset: .vga640x480, device: device, outputs: [output])
+        #expect(test.session.pipelineDescription.contains("videocrop"))
+        let stream = output.sampleBuffers(bufferingNewest: 1)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var iterator = stream.makeAsyncIterator()
+        /// Level changes along the top quarter's middle row (vivid's colour bars).
+        func changes(_ sample: SampleBuffer) throws -> Int {
+            try sample.withPlanes { planes in
+                let row = 120 * planes[0].bytesPerRow
+                return (1..<640).filter { abs(Int(planes[0].bytes[row + $0]) - Int(planes[0].bytes[row + $0 - 1])) > 24 }.count
+            }
+        }
+        for _ in 0..<3 { _ = await iterator.next() }
+        let wide = try changes(try #require(await iterator.next()))
+        try device.lockForConfiguration()
+        defer {
+            try? device.setVideoZoomFactor(1)
+            device.unlockForConfiguration()
+        }
+        try device.setVideoZoomFactor(4)
+        var zoomed = wide
+        for _ in 0..<10 { zoomed = try changes(try #require(await iterator.next())) }
+        print("digital zoom on vivid: \(wide) -> \(zoomed) bar edges")
+        #expect(zoomed < wide, "\(wide) -> \(zoomed) bar edges")
     }
 }

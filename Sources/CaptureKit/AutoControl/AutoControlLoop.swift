@@ -48,8 +48,14 @@ final class AutoControlLoop: Sendable {
         settleFrames = isVirtual ? 1 : 3
         let deviceLimits = device.exposureLimits
         let frame = 1 / max(device.activeFrameRate, 1)
-        limits = (deviceLimits.duration.lowerBound...max(deviceLimits.duration.lowerBound, min(deviceLimits.duration.upperBound, frame)),
-                  deviceLimits.iso)
+        if deviceLimits.duration.upperBound > 0 {
+            limits = (deviceLimits.duration.lowerBound...max(deviceLimits.duration.lowerBound, min(deviceLimits.duration.upperBound, frame)),
+                      deviceLimits.iso)
+        } else {
+            // No exposure time to set (a gain only): the duration stays, ISO moves.
+            let duration = device.readState { $0.exposure.duration.seconds }
+            limits = (duration...duration, deviceLimits.iso)
+        }
         state = Mutex(LoopState(focusRequest: device.readState { $0.focus.searchRequest }))
     }
 

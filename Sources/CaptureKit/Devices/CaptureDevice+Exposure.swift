@@ -85,8 +85,8 @@ extension CaptureDevice {
         }
         if v4l2Mapping != nil {
             // auto_exposure=3 (aperture priority) or 1 (manual, holding the current values); the
-            // loop's cameras stay manual.
-            if runsExposureLoop { try writeV4L2(.exposureCustom) } else {
+            // loop's cameras stay manual (their automatic gain off).
+            if runsExposureLoop { try writeV4L2(v4l2Provides(.exposureCustom) ? .exposureCustom : .iso) } else {
                 try writeV4L2(mode == .continuousAutoExposure ? .exposureContinuous : .exposureLocked)
             }
         }

@@ -2,10 +2,14 @@ import Dispatch
 
 extension CaptureDevice {
     /// Writes a manual exposure: auto_exposure=1 where the camera has it,
-    /// exposure_time_absolute in 100 µs units, ISO onto the gain (or ISO) control.
+    /// exposure_time_absolute in 100 µs units, ISO onto the gain (or ISO) control; cameras with
+    /// a gain but no exposure time (vivid) get the gain alone.
     @discardableResult
     func writeV4L2Exposure(duration: CaptureTime, iso: Float) throws(CaptureError) -> CaptureTime? {
-        try writeV4L2(.exposureCustom) { use in
+        guard v4l2Provides(.exposureCustom) else {
+            return try writeV4L2(.iso) { _ in self.v4l2Mapping?.gain(forISO: iso) }
+        }
+        return try writeV4L2(.exposureCustom) { use in
             use.name.hasPrefix("exposure")
                 ? V4L2ControlMapping.snap(duration.seconds * 10_000, to: use.control)
                 : self.v4l2Mapping?.gain(forISO: iso)
