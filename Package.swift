@@ -27,12 +27,21 @@ let package = Package(
             dependencies: ["CGStreamerSys"],
             linkerSettings: [.linkedLibrary("exif")]
         ),
+        // C++ with a C interface over zxing-cpp (Debian libzxing-dev 1.4): nothing but Detectors
+        // imports it.
+        .target(
+            name: "CZXing",
+            cxxSettings: [.define("ZX_USE_UTF8")],
+            linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stdc++")]
+        ),
+        // Capture-agnostic detectors over 8-bit gray images: barcodes (zxing-cpp).
+        .target(name: "Detectors", dependencies: ["CZXing"]),
         // A thin, safe, capture-agnostic Swift layer over GStreamer.
         .target(name: "GStreamerSwift", dependencies: ["CGStreamer", "CGStreamerSys"]),
         // The public AVFoundation-like model.
         .target(
             name: "CaptureKit",
-            dependencies: ["GStreamerSwift", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["GStreamerSwift", "Detectors", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "CaptureFiles", dependencies: ["CaptureKit", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
@@ -47,6 +56,7 @@ let package = Package(
         .executableTarget(name: "StillPhotoExample", dependencies: ["CaptureKit"], path: "Examples/StillPhoto"),
         .executableTarget(name: "FrameStatsExample", dependencies: ["CaptureKit"], path: "Examples/FrameStats"),
         .testTarget(name: "GStreamerSwiftTests", dependencies: ["GStreamerSwift"]),
+        .testTarget(name: "DetectorsTests", dependencies: ["Detectors"]),
         .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "GStreamerSwift"]),
         // Runs the built `capture` command and examples as a user would.
         .testTarget(name: "CaptureCommandTests"),

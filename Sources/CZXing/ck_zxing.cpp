@@ -1,0 +1,406 @@
+// ck_zxing.cpp - C shim over zxing-cpp 1.4.0 (Debian bookworm libzxing-dev).
+//
+// SAFETY RULE (see README/report): Debian's libZXing.so.1.4.0 is built with asserts
+// enabled, and Result::operator== asserts lineCount()==1 for linear symbols
+// (Result.cpp:140). operator== is only called from ReadBarcodes' duplicate check
+// (lhs = an already accepted result, lineCount >= 2 for linear codes) and from
+// OneD DoDecode (lhs = fresh row result, lineCount 1 except DataBar*). Therefore
+// this shim
+//   * never enables DataBar / DataBarExpanded (formats are never empty = "Any"),
+//   * calls ReadBarcodes for LINEAR formats only with maxNumberOfSymbols = 1, and
+//     finds further linear symbols by masking the found one in a private copy,
+//   * calls ReadBarcodes with maxNumberOfSymbols > 1 only for MATRIX formats,
+//     whose operator== path returns before the assert.
+#ifndef ZX_USE_UTF8
+#define ZX_USE_UTF8 1
+#endif
+#include "ck_zxing.h"
+
+#include <ZXing/ReadBarcode.h>
+#include <ZXing/ZXVersion.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+using namespace ZXing;
+
+namespace {
+
+struct Found {
+	uint32_t format;
+	std::string text;
+	ck_point corners[4];
+	int orientation;
+};
+
+struct Gray { // owning contiguous 8-bit image
+	std::vector<uint8_t> px;
+	int w = 0, h = 0;
+	uint8_t at(int x, int y) const { return px[size_t(y) * w + x]; }
+};
+
+bool Gs1CheckOk(const std::string& d)
+{
+	if (d.size() < 2) return false;
+	int sum = 0;
+	int n = int(d.size());
+	for (int i = n - 2, k = 0; i >= 0; --i, ++k) {
+		if (d[i] < '0' || d[i] > '9') return false;
+		sum += (d[i] - '0') * (k % 2 == 0 ? 3 : 1);
+	}
+	if (d[n - 1] < '0' || d[n - 1] > '9') return false;
+	return (10 - sum % 10) % 10 == d[n - 1] - '0';
+}
+
+bool Code39Mod43Ok(const std::string& s)
+{
+	static const char* alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%";
+	if (s.size() < 2) return false;
+	int sum = 0;
+	for (size_t i = 0; i + 1 < s.size(); ++i) {
+		const char* p = std::strchr(alphabet, s[i]);
+		if (!p || !s[i]) return false;
+		sum += int(p - alphabet);
+	}
+	return alphabet[sum % 43] == s.back();
+}
+
+BarcodeFormats LinearZX(uint32_t f)
+{
+	BarcodeFormats z;
+	if (f & CK_FORMAT_UPCE) z |= BarcodeFormat::UPCE;
+	if (f & (CK_FORMAT_CODE39 | CK_FORMAT_CODE39_MOD43)) z |= BarcodeFormat::Code39;
+	if (f & CK_FORMAT_EAN13) z |= BarcodeFormat::EAN13 | BarcodeFormat::UPCA;
+	if (f & CK_FORMAT_EAN8) z |= BarcodeFormat::EAN8;
+	if (f & CK_FORMAT_CODE93) z |= BarcodeFormat::Code93;
+	if (f & CK_FORMAT_CODE128) z |= BarcodeFormat::Code128;
+	if (f & (CK_FORMAT_I2OF5 | CK_FORMAT_ITF14)) z |= BarcodeFormat::ITF;
+	return z;
+}
+
+BarcodeFormats MatrixZX(uint32_t f)
+{
+	BarcodeFormats z;
+	if (f & CK_FORMAT_PDF417) z |= BarcodeFormat::PDF417;
+	if (f & CK_FORMAT_QR) z |= BarcodeFormat::QRCode;
+	if (f & CK_FORMAT_AZTEC) z |= BarcodeFormat::Aztec;
+	if (f & CK_FORMAT_DATAMATRIX) z |= BarcodeFormat::DataMatrix;
+	return z;
+}
+
+// Map a zxing result to our format; returns false if the caller did not ask for it.
+bool MapResult(const Result& r, uint32_t want, Found& out)
+{
+	std::string t = r.text();
+	uint32_t f = 0;
+	switch (r.format()) {
+	case BarcodeFormat::UPCE: f = CK_FORMAT_UPCE; break;
+	case BarcodeFormat::EAN8: f = CK_FORMAT_EAN8; break;
+	case BarcodeFormat::EAN13: f = CK_FORMAT_EAN13; break;
+	case BarcodeFormat::UPCA: f = CK_FORMAT_EAN13; t = "0" + t; break;
+	case BarcodeFormat::Code93: f = CK_FORMAT_CODE93; break;
+	case BarcodeFormat::Code128: f = CK_FORMAT_CODE128; break;
+	case BarcodeFormat::PDF417: f = CK_FORMAT_PDF417; break;
+	case BarcodeFormat::QRCode: f = CK_FORMAT_QR; break;
+	case BarcodeFormat::Aztec: f = CK_FORMAT_AZTEC; break;
+	case BarcodeFormat::DataMatrix: f = CK_FORMAT_DATAMATRIX; break;
+	case BarcodeFormat::Code39:
+		if ((want & CK_FORMAT_CODE39_MOD43) && Code39Mod43Ok(t)) {
+			f = CK_FORMAT_CODE39_MOD43;
+			t.pop_back();
+		} else {
+			f = CK_FORMAT_CODE39;
+		}
+		break;
+	case BarcodeFormat::ITF:
+		if ((want & CK_FORMAT_ITF14) && t.size() == 14 && Gs1CheckOk(t))
+			f = CK_FORMAT_ITF14;
+		else
+			f = CK_FORMAT_I2OF5;
+		break;
+	default: return false;
+	}
+	if (!(want & f)) return false;
+	out.format = f;
+	out.text = std::move(t);
+	const auto& p = r.position();
+	for (int i = 0; i < 4; ++i)
+		out.corners[i] = {p[i].x, p[i].y};
+	out.orientation = r.orientation();
+	return true;
+}
+
+bool SameSymbol(const Found& a, const Found& b)
+{
+	if (a.format != b.format || a.text != b.text) return false;
+	auto cx = [](const Found& f) { return (f.corners[0].x + f.corners[1].x + f.corners[2].x + f.corners[3].x) / 4.0; };
+	auto cy = [](const Found& f) { return (f.corners[0].y + f.corners[1].y + f.corners[2].y + f.corners[3].y) / 4.0; };
+	double len = std::max(std::hypot(a.corners[1].x - a.corners[0].x, a.corners[1].y - a.corners[0].y),
+	                      std::hypot(a.corners[3].x - a.corners[0].x, a.corners[3].y - a.corners[0].y));
+	return std::hypot(cx(a) - cx(b), cy(a) - cy(b)) < std::max(8.0, len * 0.75);
+}
+
+double Pearson(const std::vector<double>& a, const std::vector<double>& b)
+{
+	size_t n = std::min(a.size(), b.size());
+	if (n < 4) return 0;
+	double ma = 0, mb = 0;
+	for (size_t i = 0; i < n; ++i) ma += a[i], mb += b[i];
+	ma /= n, mb /= n;
+	double sab = 0, saa = 0, sbb = 0;
+	for (size_t i = 0; i < n; ++i) {
+		sab += (a[i] - ma) * (b[i] - mb);
+		saa += (a[i] - ma) * (a[i] - ma);
+		sbb += (b[i] - mb) * (b[i] - mb);
+	}
+	if (saa < 1e-9 || sbb < 1e-9) return 0;
+	return sab / std::sqrt(saa * sbb);
+}
+
+// Blank out a linear symbol found at quad q (in img coordinates): follow the bars
+// perpendicular to the scan line while the profile still correlates, then fill the
+// parallelogram (plus quiet-zone margin) with a flat value.
+void MaskLinear(Gray& img, const ck_point q[4])
+{
+	double ax = (q[0].x + q[3].x) / 2.0, ay = (q[0].y + q[3].y) / 2.0; // start of centre line
+	double bx = (q[1].x + q[2].x) / 2.0, by = (q[1].y + q[2].y) / 2.0; // end of centre line
+	double L = std::hypot(bx - ax, by - ay);
+	if (L < 2) L = 2, bx = ax + 2, by = ay;
+	double dx = (bx - ax) / L, dy = (by - ay) / L; // along the scan line
+	double nx = -dy, ny = dx;                     // along the bars
+	int N = int(L);
+	auto sample = [&](double t, std::vector<double>& prof) {
+		prof.resize(N);
+		int inside = 0;
+		for (int i = 0; i < N; ++i) {
+			int x = int(std::lround(ax + i * dx + t * nx)), y = int(std::lround(ay + i * dy + t * ny));
+			if (x < 0 || y < 0 || x >= img.w || y >= img.h) { prof[i] = 0; continue; }
+			prof[i] = img.at(x, y);
+			++inside;
+		}
+		return inside > N / 2;
+	};
+	std::vector<double> ref, cur;
+	sample(0, ref);
+	double mean = 0;
+	for (double v : ref) mean += v;
+	mean = ref.empty() ? 255 : mean / ref.size();
+	double extent[2] = {0, 0};
+	double maxT = std::max(img.w, img.h);
+	for (int s = 0; s < 2; ++s) {
+		double dir = s ? 1 : -1;
+		int misses = 0;
+		for (double t = 1; t < maxT; t += 1) {
+			if (!sample(dir * t, cur)) break;
+			if (Pearson(ref, cur) > 0.5) { extent[s] = t; misses = 0; }
+			else if (++misses > 3) break;
+		}
+	}
+	double halfQuad = std::max(std::hypot(q[3].x - q[0].x, q[3].y - q[0].y), std::hypot(q[2].x - q[1].x, q[2].y - q[1].y)) / 2;
+	double t0 = -std::max(extent[0], halfQuad) - 3, t1 = std::max(extent[1], halfQuad) + 3;
+	double m = 0.02 * L + 3; // a little past the outer guard bars (keep neighbours intact)
+	uint8_t fill = uint8_t(std::clamp(mean, 0.0, 255.0));
+	// rasterize the parallelogram by scanning its bounding box
+	double cxs[4] = {ax - m * dx + t0 * nx, bx + m * dx + t0 * nx, bx + m * dx + t1 * nx, ax - m * dx + t1 * nx};
+	double cys[4] = {ay - m * dy + t0 * ny, by + m * dy + t0 * ny, by + m * dy + t1 * ny, ay - m * dy + t1 * ny};
+	int x0 = std::max(0, int(std::floor(*std::min_element(cxs, cxs + 4))));
+	int x1 = std::min(img.w - 1, int(std::ceil(*std::max_element(cxs, cxs + 4))));
+	int y0 = std::max(0, int(std::floor(*std::min_element(cys, cys + 4))));
+	int y1 = std::min(img.h - 1, int(std::ceil(*std::max_element(cys, cys + 4))));
+	for (int y = y0; y <= y1; ++y)
+		for (int x = x0; x <= x1; ++x) {
+			double u = (x - ax) * dx + (y - ay) * dy; // along scan line
+			double v = (x - ax) * nx + (y - ay) * ny; // along bars
+			if (u >= -m && u <= L + m && v >= t0 && v <= t1)
+				img.px[size_t(y) * img.w + x] = fill;
+		}
+}
+
+DecodeHints BaseHints(const ck_options& o)
+{
+	DecodeHints h;
+	h.setTryHarder(o.try_harder)
+		.setTryRotate(o.try_rotate)
+		.setTryDownscale(o.try_downscale)
+		.setBinarizer(Binarizer(o.binarizer & 3))
+		.setIsPure(false)
+		.setReturnErrors(false)          // never hand out (or compare) error results
+		.setTryCode39ExtendedMode(false)
+		.setValidateCode39CheckSum(false) // we verify mod 43 ourselves (keeps plain Code 39 readable)
+		.setValidateITFCheckSum(false)    // we verify the GS1 check for ITF-14 ourselves
+		.setEanAddOnSymbol(EanAddOnSymbol::Ignore);
+	return h;
+}
+
+void AddUnique(std::vector<Found>& acc, Found&& f)
+{
+	for (auto& e : acc)
+		if (SameSymbol(e, f)) return;
+	acc.push_back(std::move(f));
+}
+
+// One pass over a contiguous image (img), appending to acc (coordinates in img space).
+void DecodePass(const Gray& img, const ck_options& o, uint32_t want, int maxSymbols, std::vector<Found>& acc)
+{
+	ImageView iv(img.px.data(), img.w, img.h, ImageFormat::Lum);
+	size_t start = acc.size();
+
+	BarcodeFormats mat = MatrixZX(want);
+	if (!mat.empty()) {
+		auto h = BaseHints(o);
+		h.setFormats(mat).setMaxNumberOfSymbols(uint8_t(maxSymbols)); // matrix only: operator== never asserts
+		for (auto& r : ReadBarcodes(iv, h)) {
+			Found f;
+			if (r.isValid() && MapResult(r, want, f)) AddUnique(acc, std::move(f));
+		}
+	}
+
+	BarcodeFormats lin = LinearZX(want);
+	if (!lin.empty()) {
+		auto h = BaseHints(o);
+		h.setFormats(lin).setMaxNumberOfSymbols(1); // linear: exactly one symbol per call (assert-proof)
+		Gray work;                                  // lazily made private copy for masking
+		const Gray* cur = &img;
+		int attempts = 0;
+		while (int(acc.size() - start) < maxSymbols && attempts++ < 2 * maxSymbols + 2) {
+			ImageView v(cur->px.data(), cur->w, cur->h, ImageFormat::Lum);
+			auto rs = ReadBarcodes(v, h);
+			if (rs.empty() || !rs.front().isValid()) break;
+			const Result& r = rs.front();
+			Found f;
+			bool keep = MapResult(r, want, f);
+			ck_point q[4];
+			for (int i = 0; i < 4; ++i) q[i] = {r.position()[i].x, r.position()[i].y};
+			if (keep) AddUnique(acc, std::move(f));
+			if (int(acc.size() - start) >= maxSymbols) break;
+			if (cur == &img) { work = img; cur = &work; }
+			MaskLinear(work, q);
+		}
+	}
+}
+
+} // namespace
+
+extern "C" {
+
+void ck_options_init(ck_options* o)
+{
+	if (!o) return;
+	std::memset(o, 0, sizeof(*o));
+	o->formats = CK_FORMAT_ALL;
+	o->try_harder = true;
+	o->try_rotate = true;
+	o->try_invert = false;
+	o->try_downscale = true;
+	o->binarizer = CK_BINARIZER_LOCAL_AVERAGE;
+	o->max_symbols = 1;
+	o->has_roi = false;
+}
+
+int ck_decode_gray(const uint8_t* data, int32_t width, int32_t height, int32_t row_stride,
+                   const ck_options* opts, ck_results** out)
+{
+	if (!out) return CK_E_ARGUMENT;
+	*out = nullptr;
+	if (row_stride == 0) row_stride = width;
+	if (!data || width <= 0 || height <= 0 || row_stride < width) return CK_E_ARGUMENT;
+	ck_options o;
+	ck_options_init(&o);
+	if (opts) o = *opts;
+	uint32_t want = o.formats & CK_FORMAT_ALL;
+	if (want == 0) want = CK_FORMAT_ALL;
+	int maxSymbols = std::clamp<int>(o.max_symbols <= 0 ? 1 : o.max_symbols, 1, 255);
+
+	int rx = 0, ry = 0, rw = width, rh = height;
+	if (o.has_roi) {
+		rx = std::clamp(o.roi.x, 0, width);
+		ry = std::clamp(o.roi.y, 0, height);
+		rw = std::clamp(o.roi.width, 0, width - rx);
+		rh = std::clamp(o.roi.height, 0, height - ry);
+	}
+
+	std::vector<Found> acc;
+	try {
+		if (rw > 0 && rh > 0) {
+			Gray img; // contiguous copy of the ROI (also normalizes the row stride)
+			img.w = rw, img.h = rh;
+			img.px.resize(size_t(rw) * rh);
+			for (int y = 0; y < rh; ++y)
+				std::memcpy(&img.px[size_t(y) * rw], data + size_t(ry + y) * row_stride + rx, size_t(rw));
+			DecodePass(img, o, want, maxSymbols, acc);
+			if (o.try_invert && int(acc.size()) < maxSymbols) {
+				for (auto& p : img.px) p = uint8_t(255 - p);
+				std::vector<Found> inv;
+				DecodePass(img, o, want, maxSymbols - int(acc.size()), inv);
+				for (auto& f : inv)
+					if (int(acc.size()) < maxSymbols) AddUnique(acc, std::move(f));
+			}
+		}
+	} catch (const std::bad_alloc&) {
+		return CK_E_NOMEM;
+	} catch (...) {
+		return CK_E_INTERNAL;
+	}
+
+	// single allocation: header | items | text bytes
+	size_t textBytes = 0;
+	for (auto& f : acc) textBytes += f.text.size() + 1;
+	size_t bytes = sizeof(ck_results) + sizeof(ck_result) * acc.size() + textBytes;
+	auto* block = static_cast<unsigned char*>(std::malloc(bytes));
+	if (!block) return CK_E_NOMEM;
+	auto* res = reinterpret_cast<ck_results*>(block);
+	auto* items = reinterpret_cast<ck_result*>(block + sizeof(ck_results));
+	char* text = reinterpret_cast<char*>(items + acc.size());
+	res->count = int32_t(acc.size());
+	res->items = acc.empty() ? nullptr : items;
+	for (size_t i = 0; i < acc.size(); ++i) {
+		auto& f = acc[i];
+		std::memcpy(text, f.text.data(), f.text.size());
+		text[f.text.size()] = 0;
+		items[i].format = f.format;
+		items[i].text = text;
+		items[i].text_length = int32_t(f.text.size());
+		for (int k = 0; k < 4; ++k)
+			items[i].corners[k] = {f.corners[k].x + rx, f.corners[k].y + ry};
+		items[i].orientation = f.orientation;
+		text += f.text.size() + 1;
+	}
+	*out = res;
+	return CK_OK;
+}
+
+void ck_results_free(ck_results* r) { std::free(r); }
+
+const char* ck_format_name(uint32_t f)
+{
+	switch (f) {
+	case CK_FORMAT_UPCE: return "UPC-E";
+	case CK_FORMAT_CODE39: return "Code39";
+	case CK_FORMAT_CODE39_MOD43: return "Code39Mod43";
+	case CK_FORMAT_EAN13: return "EAN-13";
+	case CK_FORMAT_EAN8: return "EAN-8";
+	case CK_FORMAT_CODE93: return "Code93";
+	case CK_FORMAT_CODE128: return "Code128";
+	case CK_FORMAT_PDF417: return "PDF417";
+	case CK_FORMAT_QR: return "QR";
+	case CK_FORMAT_AZTEC: return "Aztec";
+	case CK_FORMAT_DATAMATRIX: return "DataMatrix";
+	case CK_FORMAT_I2OF5: return "I2of5";
+	case CK_FORMAT_ITF14: return "ITF14";
+	}
+	return "";
+}
+
+const char* ck_zxing_version(void)
+{
+#define CK_STR2(x) #x
+#define CK_STR(x) CK_STR2(x)
+	return CK_STR(ZXING_VERSION_MAJOR) "." CK_STR(ZXING_VERSION_MINOR) "." CK_STR(ZXING_VERSION_PATCH);
+}
+
+} // extern "C"
