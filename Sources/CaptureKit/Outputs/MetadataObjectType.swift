@@ -1,0 +1,59 @@
+import Detectors
+
+/// A kind of metadata a `MetadataOutput` detects (AVMetadataObject.ObjectType), with
+/// AVFoundation's identifiers as raw values.
+public struct MetadataObjectType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let upce = MetadataObjectType(rawValue: "org.gs1.UPC-E")
+    public static let code39 = MetadataObjectType(rawValue: "org.iso.Code39")
+    public static let code39Mod43 = MetadataObjectType(rawValue: "org.iso.Code39Mod43")
+    /// EAN-13, and UPC-A (reported as EAN-13 with a leading 0, as AVFoundation does).
+    public static let ean13 = MetadataObjectType(rawValue: "org.gs1.EAN-13")
+    public static let ean8 = MetadataObjectType(rawValue: "org.gs1.EAN-8")
+    public static let code93 = MetadataObjectType(rawValue: "com.intermec.Code93")
+    public static let code128 = MetadataObjectType(rawValue: "org.iso.Code128")
+    public static let pdf417 = MetadataObjectType(rawValue: "org.iso.PDF417")
+    public static let qr = MetadataObjectType(rawValue: "org.iso.QRCode")
+    public static let aztec = MetadataObjectType(rawValue: "org.iso.Aztec")
+    public static let dataMatrix = MetadataObjectType(rawValue: "org.iso.DataMatrix")
+    public static let interleaved2of5 = MetadataObjectType(rawValue: "org.ansi.Interleaved2of5")
+    public static let itf14 = MetadataObjectType(rawValue: "org.gs1.ITF14")
+    public static let face = MetadataObjectType(rawValue: "face")
+
+    /// Every machine-readable code type, in seed 003's order.
+    public static let machineReadableCodes: [MetadataObjectType] = [
+        .upce, .code39, .code39Mod43, .ean13, .ean8, .code93, .code128, .pdf417, .qr, .aztec, .dataMatrix, .interleaved2of5, .itf14,
+    ]
+
+    /// The short name `capture scan --types` and pipeline files use ("qr", "ean13", "code39mod43").
+    public var name: String { symbology.map { $0.rawValue.lowercased() } ?? (self == .face ? "face" : rawValue) }
+
+    /// The type a short name or an identifier names.
+    public init?(name: String) {
+        let wanted = name.lowercased()
+        guard let match = (Self.machineReadableCodes + [.face]).first(where: { $0.name == wanted || $0.rawValue.lowercased() == wanted }) else {
+            return nil
+        }
+        self = match
+    }
+
+    /// The barcode reader's symbology for a code type.
+    var symbology: Symbology? {
+        Self.symbologies.first { $0.type == self }?.symbology
+    }
+
+    init?(_ symbology: Symbology) {
+        guard let type = Self.symbologies.first(where: { $0.symbology == symbology })?.type else { return nil }
+        self = type
+    }
+
+    private static let symbologies: [(type: MetadataObjectType, symbology: Symbology)] = [
+        (.upce, .upce), (.code39, .code39), (.code39Mod43, .code39Mod43), (.ean13, .ean13), (.ean8, .ean8), (.code93, .code93),
+        (.code128, .code128), (.pdf417, .pdf417), (.qr, .qr), (.aztec, .aztec), (.dataMatrix, .dataMatrix),
+        (.interleaved2of5, .interleaved2of5), (.itf14, .itf14),
+    ]
+
+    public var description: String { name }
+}

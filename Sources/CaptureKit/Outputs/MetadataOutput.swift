@@ -1,0 +1,95 @@
+import Dispatch
+import Detectors
+import Foundation
+import Synchronization
+
+/// Receives the metadata objects a `MetadataOutput` finds.
+///
+/// Threading: called on the queue given to `setMetadataObjectsDelegate(_:queue:)`, in frame
+/// order, never on a GStreamer thread; a slow delegate delays later batches, never the capture.
+public protocol MetadataOutputObjectsDelegate: AnyObject, Sendable {
+    /// Objects found in one frame: every object in view, each with the time of this frame and
+    /// how long it has been in view.
+    func metadataOutput(_ output: MetadataOutput, didOutput metadataObjects: [any MetadataObject], from connection: CaptureConnection)
+}
+
+/// Finds machine-readable codes in a session's frames (AVCaptureMetadataOutput).
+///
+/// Realised as a branch behind the input's tee: `queue leaky=downstream max-size-buffers=1 !
+/// videoconvert ! videoscale ! GRAY8 ! appsink`, whose thread runs the detectors (zxing-cpp
+/// through `Detectors.BarcodeReader`). When detection is slower than capture, frames are
+/// skipped at the leaky queue, never queued, and the capture path never waits.
+public final class MetadataOutput: OutputNode {
+    struct Delivery: Sendable {
+        weak var delegate: (any MetadataOutputObjectsDelegate)?
+        var queue: DispatchQueue?
+    }
+
+    struct State {
+        var types: [MetadataObjectType] = []
+        var rectOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+        var connections: [CaptureConnection] = []
+        var delivery = Delivery()
+        var streams: [Int: AsyncStream<[any MetadataObject]>.Continuation] = [:]
+        var nextStream = 0
+    }
+
+    let state = Mutex(State())
+    let owner = SessionReference()
+    let mediaType = MediaType.video
+    let kind = "metadata"
+
+    public init() {}
+
+    public var connections: [CaptureConnection] { state.withLock { $0.connections } }
+    func setConnections(_ connections: [CaptureConnection]) { state.withLock { $0.connections = connections } }
+
+    /// The types this machine can detect: every machine-readable code of seed 003.
+    public var availableMetadataObjectTypes: [MetadataObjectType] { MetadataObjectType.machineReadableCodes }
+
+    /// The types being looked for; none until set (as in AVFoundation).
+    public var metadataObjectTypes: [MetadataObjectType] { state.withLock { $0.types } }
+
+    /// Chooses the types to look for; each must be in `availableMetadataObjectTypes`.
+    public func setMetadataObjectTypes(_ types: [MetadataObjectType]) throws(CaptureError) {
+        let available = availableMetadataObjectTypes
+        if let unavailable = types.first(where: { !available.contains($0) }) {
+            throw .invalidSetting(name: "metadata object type", value: unavailable.rawValue,
+                                  valid: available.map(\.name).joined(separator: ", "))
+        }
+        state.withLock { $0.types = types }
+    }
+
+    /// The part of the frame searched, in normalised device coordinates ({0,0,1,1}: all of it).
+    public var rectOfInterest: CGRect { state.withLock { $0.rectOfInterest } }
+
+    /// Restricts the search; the rect must lie within {0,0,1,1} and not be empty.
+    public func setRectOfInterest(_ rect: CGRect) throws(CaptureError) {
+        guard rect.width > 0, rect.height > 0, rect.minX >= 0, rect.minY >= 0, rect.maxX <= 1.000001, rect.maxY <= 1.000001 else {
+            throw .invalidSetting(name: "rectOfInterest", value: "\(rect)", valid: "a non-empty rect within {0, 0, 1, 1}")
+        }
+        state.withLock { $0.rectOfInterest = rect }
+    }
+
+    /// Sets the delegate (held weakly) and the queue it is called on (main when nil).
+    public func setMetadataObjectsDelegate(_ delegate: (any MetadataOutputObjectsDelegate)?, queue: DispatchQueue?) {
+        state.withLock { $0.delivery = Delivery(delegate: delegate, queue: delegate == nil ? nil : (queue ?? .main)) }
+    }
+
+    public var metadataObjectsDelegate: (any MetadataOutputObjectsDelegate)? { state.withLock { $0.delivery.delegate } }
+
+    /// Batches of objects as they are found, one per frame with objects; keeps the newest
+    /// `bufferingNewest` batches for a slow consumer.
+    public func metadataObjects(bufferingNewest: Int = 8) -> AsyncStream<[any MetadataObject]> {
+        let (stream, continuation) = AsyncStream<[any MetadataObject]>.makeStream(bufferingPolicy: .bufferingNewest(bufferingNewest))
+        let id = state.withLock { state in
+            defer { state.nextStream += 1 }
+            state.streams[state.nextStream] = continuation
+            return state.nextStream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
+        }
+        return stream
+    }
+}

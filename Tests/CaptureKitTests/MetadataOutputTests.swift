@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+@Suite("Metadata output", .serialized)
+struct MetadataOutputTests {
+    @Test("the virtual camera's QR code and EAN-13 are found live, with corners in device coordinates and one identity over frames")
+    func findsSceneCodes() async throws {
+        let output = MetadataOutput()
+        #expect(output.metadataObjectTypes.isEmpty)
+        try output.setMetadataObjectTypes([.qr, .ean13])
+        let test = try TestSession(preset: .vga640x480, outputs: [output])
+        let stream = output.metadataObjects(bufferingNewest: 64)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var batches: [[MachineReadableCodeObject]] = []
+        for await batch in stream {
+            batches.append(batch.compactMap { $0 as? MachineReadableCodeObject })
+            if batches.count == 10 { break }
+        }
+        let qr = batches.compactMap { $0.first { $0.type == .qr } }
+        let ean = batches.compactMap { $0.first { $0.type == .ean13 } }
+        #expect(qr.count >= 8 && ean.count >= 8, "qr in \(qr.count), EAN-13 in \(ean.count) of 10 batches")
+        #expect(qr.allSatisfy { $0.stringValue == VirtualScene.qrText })
+        #expect(ean.allSatisfy { $0.stringValue == VirtualScene.ean13Digits })
+        // The QR code's corners lie on its square in the scene.
+        let square = VirtualScene.qrRect(width: 640, height: 480)
+        let expected = CGRect(x: Double(square.x.lowerBound) / 640, y: Double(square.y.lowerBound) / 480,
+                              width: Double(square.x.count) / 640, height: Double(square.y.count) / 480)
+        let first = try #require(qr.first)
+        #expect(first.corners.count == 4)
+        #expect(first.corners.allSatisfy { expected.insetBy(dx: -0.01, dy: -0.01).contains($0) }, "\(first.corners) in \(expected)")
+        #expect(first.bounds.width > expected.width * 0.6 && first.bounds.width <= expected.width, "\(first.bounds)")
+        // One object over frames: its duration grows with its time.
+        let last = try #require(qr.last)
+        #expect(last.time > first.time)
+        #expect(abs((last.duration.seconds - first.duration.seconds) - (last.time.seconds - first.time.seconds)) < 1e-6)
+    }
+
+    @Test("only the rect of interest is searched; unavailable types and bad rects are errors naming them")
+    func rectOfInterestAndMisuse() async throws {
+        let output = MetadataOutput()
+        try output.setMetadataObjectTypes([.qr, .ean13])
+        // The EAN-13 sits top right; the QR code on the left.
+        try output.setRectOfInterest(CGRect(x: 0.5, y: 0, width: 0.5, height: 0.6))
+        let test = try TestSession(preset: .vga640x480, outputs: [output])
+        let stream = output.metadataObjects(bufferingNewest: 64)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var seen = Set<MetadataObjectType>()
+        var count = 0
+        for await batch in stream {
+            for object in batch { seen.insert(object.type) }
+            count += 1
+            if count == 6 { break }
+        }
+        #expect(seen == [.ean13])
+        #expect(throws: CaptureError.invalidSetting(name: "metadata object type", value: "face",
+                                                    valid: MetadataObjectType.machineReadableCodes.map(\.name).joined(separator: ", "))) {
+            try output.setMetadataObjectTypes([.qr, .face])
+        }
+        #expect(throws: CaptureError.self) { try output.setRectOfInterest(CGRect(x: 0.5, y: 0.5, width: 0.6, height: 0.2)) }
+        #expect(MetadataObjectType(name: "Code39Mod43") == .code39Mod43 && MetadataObjectType(name: "org.iso.QRCode") == .qr)
+    }
+}
