@@ -32,4 +32,14 @@ enum Trampolines {
     static let releaseAppSinkHandlers: GDestroyNotify = { userData in
         CallbackBox<AppSink.Handlers>.release(userData)
     }
+
+    static let padAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, userData in
+        guard let pad else { return }
+        gst_object_ref(UnsafeMutableRawPointer(pad))
+        CallbackBox<PadAddedHandler>.from(userData).value(Pad(owning: pad))
+    }
+
+    static let releasePadAdded: GClosureNotify = { userData, _ in
+        CallbackBox<PadAddedHandler>.release(userData)
+    }
 }

@@ -27,7 +27,10 @@ extension MetadataOutput {
     }
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
-        let detector = FrameDetector(output: self, connection: branch.connection)
+        let connection = branch.connection
+        let detector = FrameDetector(passes: BarcodeReader.live, settings: { [weak self] in
+            self?.state.withLock { ($0.types, $0.rectOfInterest) } ?? ([], .zero)
+        }, deliver: { [weak self] objects in self?.deliver(objects, from: connection) })
         AppSink.setHandlers(.init(newSample: { sample in detector.detect(sample) }), on: try branch.element("sink"))
     }
 
@@ -39,46 +42,6 @@ extension MetadataOutput {
         for stream in streams { stream.yield(objects) }
         guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
         queue.async { delegate.metadataOutput(self, didOutput: objects, from: connection) }
-    }
-}
-
-/// Runs the detectors on one running branch's GRAY8 frames.
-///
-/// Threading: `detect` runs on the branch's appsink thread (behind its leaky queue), one frame
-/// at a time; it reads the output's settings once per frame and delivers through the output.
-final class FrameDetector: Sendable {
-    private let output: MetadataOutput
-    private let connection: CaptureConnection
-    private let memory = Mutex((layouts: LayoutCache(), tracker: ObjectTracker()))
-
-    init(output: MetadataOutput, connection: CaptureConnection) {
-        self.output = output
-        self.connection = connection
-    }
-
-    func detect(_ sample: Sample) {
-        let (types, rect) = output.state.withLock { ($0.types, $0.rectOfInterest) }
-        let symbologies = Set(types.compactMap(\.symbology))
-        guard !symbologies.isEmpty, let pts = sample.presentationTime,
-              let layout = memory.withLock({ $0.layouts.layout(of: sample) }) else { return }
-        let reader = BarcodeReader(symbologies: symbologies)
-        let width = layout.width, height = layout.height
-        let region = BarcodeReader.Region(rect, width: width, height: height)
-        guard let codes = try? sample.withBytes({ bytes in
-            reader.read(bytes, width: width, height: height, rowStride: layout.bytesPerRow[0], region: region)
-        }) else { return }
-        let time = CaptureTime(nanoseconds: pts)
-        let objects: [any MetadataObject] = memory.withLock { memory in
-            memory.tracker.forget(before: time)
-            return codes.compactMap { code -> MachineReadableCodeObject? in
-                guard let type = MetadataObjectType(code.symbology) else { return nil }
-                let duration = memory.tracker.seen("\(type.rawValue)\u{1F}\(code.text)", at: time)
-                let corners = code.corners.map { CGPoint(x: $0.x / Double(width), y: $0.y / Double(height)) }
-                return MachineReadableCodeObject(type: type, stringValue: code.text, corners: corners, time: time, duration: duration)
-            }
-        }
-        guard !objects.isEmpty else { return }
-        output.deliver(objects, from: connection)
     }
 }
 

@@ -1,0 +1,168 @@
+import ArgumentParser
+import CaptureKit
+import Foundation
+
+/// `capture scan`: machine-readable codes from a live device, or from image and video files.
+struct Scan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the codes a camera sees, or the codes in image and video files.",
+        discussion: """
+            Each code is printed once, when it comes into view: "TYPE VALUE", or with --json one \
+            line {"type","value","corners","bounds","time","duration","source"} (positions are \
+            normalised to the frame: {0,0} top left). Exits 0 when something was found (at once \
+            with --once), 1 when nothing was by the end of the files or the timeout.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
+    var device: String?
+
+    @Option(name: .customLong("file"), parsing: .upToNextOption, help: "Image (PNG, JPEG, GIF) or video files to scan instead of a device.")
+    var files: [String] = []
+
+    @Option(help: "Code types, e.g. qr,ean13,code128 (default: all of them).")
+    var types: TypeList?
+
+    @Option(help: "Rect of interest x,y,w,h in 0-1 (default: the whole frame).")
+    var rect: RectOption?
+
+    @Flag(help: "One JSON object per line.")
+    var json = false
+
+    @Flag(help: "Exit after the first code.")
+    var once = false
+
+    @Option(help: "Give up after this many seconds (live devices; default: run until interrupted).")
+    var timeout: Double?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if device != nil && !files.isEmpty { throw ValidationError("use either --device or --file, not both") }
+        if let timeout, timeout <= 0 { throw ValidationError("--timeout \(timeout) must be greater than 0") }
+    }
+
+    func run() async throws {
+        global.bootstrapLogging()
+        let chosen = types?.values ?? MetadataObjectType.machineReadableCodes
+        let area = rect?.value ?? CGRect(x: 0, y: 0, width: 1, height: 1)
+        var printer = ScanPrinter(json: json)
+        if files.isEmpty {
+            try await scanDevice(types: chosen, rect: area, printer: &printer)
+        } else {
+            let scanner = MetadataFileScanner(types: chosen, rectOfInterest: area)
+            files: for path in files {
+                do {
+                    for try await batch in scanner.scan(URL(fileURLWithPath: path)) {
+                        printer.print(batch, source: path, limit: once ? 1 : nil)
+                        if once && printer.printed > 0 { break files }
+                    }
+                } catch let error as CaptureError {
+                    throw RuntimeFailure(message: "\(path): \(error)")
+                }
+            }
+        }
+        if printer.printed == 0 { throw ExitCode(1) }
+    }
+
+    private func scanDevice(types: [MetadataObjectType], rect: CGRect, printer: inout ScanPrinter) async throws {
+        let reference = device ?? "default"
+        let camera = try reference == "default"
+            ? (CaptureDevice.default(for: .video) ?? CaptureDevice.find("virtual"))
+            : CaptureDevice.find(reference)
+        let session = CaptureSession()
+        let output = MetadataOutput()
+        try session.addInput(CaptureDeviceInput(device: camera))
+        try session.addOutput(output)
+        try output.setMetadataObjectTypes(types)
+        try output.setRectOfInterest(rect)
+        if global.verbose { FileHandle.standardError.write(Data("pipeline: \(session.pipelineDescription)\n".utf8)) }
+        let batches = output.metadataObjects(bufferingNewest: 64)
+        try await session.startRunning()
+        let (once, timeout, source, start) = (once, timeout, camera.uniqueID, printer)
+        // The batches until --once is met, raced against the timeout.
+        printer = await withTaskGroup(of: ScanPrinter?.self) { group in
+            group.addTask {
+                var printer = start
+                for await batch in batches {
+                    printer.print(batch, source: source, limit: once ? 1 : nil)
+                    if once && printer.printed > 0 { break }
+                }
+                return printer
+            }
+            if let timeout {
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(Int(timeout * 1000)))
+                    return nil
+                }
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            // The scanning task ends once cancelled; take its printer either way.
+            var result = first
+            while let next = await group.next() { if let next { result = next } }
+            return result ?? start
+        }
+        await session.stopRunning()
+    }
+}
+
+/// Prints each object once, when it comes into view.
+struct ScanPrinter {
+    let json: Bool
+    private(set) var printed = 0
+    private var shown: [String: CaptureTime] = [:]
+
+    init(json: Bool) { self.json = json }
+
+    /// Prints the batch's codes not shown yet; with `limit`, no more than that many in all.
+    mutating func print(_ batch: [any MetadataObject], source: String, limit: Int? = nil) {
+        for case let code as MachineReadableCodeObject in batch where printed < (limit ?? .max) {
+            let key = "\(source)\u{1F}\(code.type.rawValue)\u{1F}\(code.stringValue ?? "")"
+            // Once per appearance: again only after it left view (its duration restarted).
+            if let last = shown[key], code.duration.seconds > 0 || code.time == last { shown[key] = code.time; continue }
+            shown[key] = code.time
+            printed += 1
+            let line = json ? Self.json(code, source: source) : "\(code.type.name) \(code.stringValue ?? "")"
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+
+    static func json(_ code: MachineReadableCodeObject, source: String) -> String {
+        func number(_ value: Double) -> String { String(format: "%.4f", value) }
+        func string(_ text: String) -> String {
+            let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
+            return data.flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "\"\""
+        }
+        let corners = code.corners.map { "[\(number($0.x)),\(number($0.y))]" }.joined(separator: ",")
+        let bounds = [code.bounds.minX, code.bounds.minY, code.bounds.width, code.bounds.height].map(number).joined(separator: ",")
+        return "{\"type\":\(string(code.type.name)),\"value\":\(string(code.stringValue ?? "")),\"corners\":[\(corners)],"
+            + "\"bounds\":[\(bounds)],\"time\":\(number(code.time.seconds)),\"duration\":\(number(code.duration.seconds)),"
+            + "\"source\":\(string(source))}"
+    }
+}
+
+/// `--types qr,ean13`.
+struct TypeList: ExpressibleByArgument {
+    var values: [MetadataObjectType]
+
+    init?(argument: String) {
+        let names = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let values = names.compactMap(MetadataObjectType.init(name:))
+        guard !names.isEmpty, values.count == names.count else { return nil }
+        self.values = values
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(MetadataObjectType.machineReadableCodes.map(\.name)) }
+}
+
+/// `--rect 0.25,0.25,0.5,0.5`.
+struct RectOption: ExpressibleByArgument {
+    var value: CGRect
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4 else { return nil }
+        value = CGRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Runs a tool and fails the test when it does not exit 0.
+private func tool(_ path: String, _ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "\(path) \(arguments.joined(separator: " "))")
+}
+
+@Suite("capture scan", .serialized)
+struct ScanCommandTests {
+    @Test("scan -d virtual --once prints the scene's QR code and exits 0; a timeout with nothing found exits 1")
+    func scanDevice() throws {
+        let result = try launch("capture", ["scan", "-d", "virtual", "--once", "--types", "qr"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "qr https://capturekit.dev/virtual-camera\n")
+        let nothing = try launch("capture", ["scan", "-d", "virtual", "--types", "aztec", "--timeout", "0.5"])
+        #expect(nothing.status == 1 && nothing.output.isEmpty, "\(nothing.status) \(nothing.output)")
+        let right = try launch("capture", ["scan", "-d", "virtual", "--json", "--once", "--types", "ean13", "--rect", "0.5,0,0.5,0.6"])
+        #expect(right.status == 0, "\(right.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(right.output.utf8)) as? [String: Any])
+        #expect(object["type"] as? String == "ean13" && object["value"] as? String == "4006381333931")
+        #expect(object["source"] as? String == "virtual:back")
+        #expect((object["corners"] as? [[Double]])?.count == 4 && (object["bounds"] as? [Double])?.count == 4)
+        #expect(object["time"] is Double && object["duration"] is Double)
+    }
+
+    @Test("scan --file reads PNG, JPEG and GIF images made by zint, and a video file, printing JSON lines with their source")
+    func scanFiles() throws {
+        let directory = try scratchDirectory()
+        let qr = directory.appendingPathComponent("qr.png").path
+        let ean = directory.appendingPathComponent("ean.gif").path
+        let code128 = directory.appendingPathComponent("code128.png").path
+        let jpeg = directory.appendingPathComponent("code128.jpg").path
+        let video = directory.appendingPathComponent("qr.avi").path
+        try tool("/usr/bin/zint", ["-b", "QRCODE", "-d", "scan me", "--scale=4", "-o", qr])
+        try tool("/usr/bin/zint", ["-b", "EANX", "-d", "400638133393", "--scale=3", "-o", ean])
+        try tool("/usr/bin/zint", ["-b", "CODE128", "-d", "CaptureKit", "--scale=3", "-o", code128])
+        try tool("/usr/bin/gst-launch-1.0", ["-q", "filesrc", "location=\(code128)", "!", "pngdec", "!", "videoconvert", "!", "jpegenc",
+                                             "!", "filesink", "location=\(jpeg)"])
+        try tool("/usr/bin/gst-launch-1.0", ["-q", "filesrc", "location=\(qr)", "!", "pngdec", "!", "imagefreeze", "num-buffers=15", "!",
+                                             "videoconvert", "!", "video/x-raw,format=I420,framerate=15/1", "!", "jpegenc", "!", "avimux",
+                                             "!", "filesink", "location=\(video)"])
+        let result = try launch("capture", ["scan", "--json", "--file", qr, ean, jpeg, video])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let found = lines.map { "\($0["type"] as? String ?? "?") \($0["value"] as? String ?? "?") \(URL(fileURLWithPath: $0["source"] as? String ?? "").lastPathComponent)" }
+        #expect(found == ["qr scan me qr.png", "ean13 4006381333931 ean.gif", "code128 CaptureKit code128.jpg", "qr scan me qr.avi"], "\(found)")
+        let plain = try launch("capture", ["scan", "--file", qr, "--types", "ean13,code128"])
+        #expect(plain.status == 1 && plain.output.isEmpty, "a QR code is not what was asked for")
+        let once = try launch("capture", ["scan", "--once", "--file", qr, ean])
+        #expect(once.status == 0 && once.output == "qr scan me\n")
+    }
+
+    @Test("bad types, rects and files are reported: usage errors exit 2, unreadable files 1")
+    func scanMisuse() throws {
+        let types = try launch("capture", ["scan", "--types", "qr,smoke"])
+        #expect(types.status == 2 && types.error.contains("--types"), "\(types.error)")
+        let rect = try launch("capture", ["scan", "--rect", "0.5,0.5"])
+        #expect(rect.status == 2)
+        let both = try launch("capture", ["scan", "-d", "virtual", "--file", "x.png"])
+        #expect(both.status == 2 && both.error.contains("either --device or --file"))
+        let missing = try launch("capture", ["scan", "--file", "/nonexistent/x.png"])
+        #expect(missing.status == 1 && missing.error.contains("/nonexistent/x.png"), "\(missing.error)")
+        let outside = try launch("capture", ["scan", "-d", "virtual", "--rect", "0.5,0.5,0.8,0.8", "--timeout", "1"])
+        #expect(outside.status == 1 && outside.error.contains("rectOfInterest"), "\(outside.error)")
+    }
+}
