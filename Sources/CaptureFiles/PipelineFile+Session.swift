@@ -139,6 +139,13 @@ extension PipelineFile {
             }
             data.alwaysDiscardsLateVideoFrames = spec.discardLate
             captureOutput = data
+        case .metadata(let spec):
+            let metadata = MetadataOutput()
+            try capture(at: spec.location) { () throws(CaptureError) in
+                try metadata.setMetadataObjectTypes(spec.types)
+                try metadata.setRectOfInterest(spec.rectOfInterest)
+            }
+            captureOutput = metadata
         }
         try capture(at: output.location) { () throws(CaptureError) in
             try session.addOutputWithNoConnections(captureOutput)

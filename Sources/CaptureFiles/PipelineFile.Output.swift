@@ -5,12 +5,15 @@ extension PipelineFile {
         case still(StillSpec)
         /// A video data output (`videoData:`).
         case videoData(VideoDataSpec)
+        /// A metadata output (`metadata:`): machine-readable codes.
+        case metadata(MetadataSpec)
 
         /// The output's name, unique among outputs.
         public var name: String {
             switch self {
             case .still(let spec): spec.name
             case .videoData(let spec): spec.name
+            case .metadata(let spec): spec.name
             }
         }
 
@@ -19,6 +22,7 @@ extension PipelineFile {
             switch self {
             case .still(let spec): spec.location
             case .videoData(let spec): spec.location
+            case .metadata(let spec): spec.location
             }
         }
 
@@ -27,18 +31,20 @@ extension PipelineFile {
             switch self {
             case .still(let spec): spec.connection
             case .videoData(let spec): spec.connection
+            case .metadata(let spec): spec.connection
             }
         }
 
-        /// The YAML key naming the output's kind: `still` or `videoData`.
+        /// The YAML key naming the output's kind: `still`, `videoData` or `metadata`.
         public var kindName: String {
             switch self {
             case .still: "still"
             case .videoData: "videoData"
+            case .metadata: "metadata"
             }
         }
 
         /// The keys that can name an output's kind.
-        public static let kindNames = ["still", "videoData"]
+        public static let kindNames = ["still", "videoData", "metadata"]
     }
 }

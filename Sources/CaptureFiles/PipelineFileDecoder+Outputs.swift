@@ -38,6 +38,10 @@ extension PipelineFileDecoder {
                 let settings = try mapping(kind.value, key: kind.key, context: "still output", allowingNull: true)
                 output = .still(try decodeStill(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
                 nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
+            } else if kind.key == "metadata" {
+                let settings = try mapping(kind.value, key: kind.key, context: "metadata output", allowingNull: true)
+                output = .metadata(try decodeMetadata(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
+                nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
             } else {
                 let settings = try mapping(kind.value, key: kind.key, context: "videoData output", allowingNull: true)
                 output = .videoData(try decodeVideoData(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
@@ -204,7 +208,7 @@ extension PipelineFileDecoder {
     }
 
     /// Reads an output's optional `name`.
-    private func outputName(_ settings: YAMLMapping, default defaultName: String) throws(PipelineFileError) -> String {
+    func outputName(_ settings: YAMLMapping, default defaultName: String) throws(PipelineFileError) -> String {
         try settings["name"].map { entry throws(PipelineFileError) in
             try nonEmptyString(entry, expected: "a non-empty name")
         } ?? defaultName

@@ -8,6 +8,8 @@ final class PipelineRunMonitor: Sendable {
         var dropped = 0
         var files: [String] = []
         var meanLuma: [Double] = []
+        /// "TYPE VALUE" of each code a `metadata` output found, in the order first seen.
+        var codes: [String] = []
     }
 
     struct State {
@@ -45,6 +47,17 @@ final class PipelineRunMonitor: Sendable {
             state.outputs[index].count += 1
             if let file, state.outputs[index].files.last != file { state.outputs[index].files.append(file) }
             if let meanLuma { state.outputs[index].meanLuma.append(meanLuma) }
+        }
+        changed.yield()
+    }
+
+    /// Records a code a `metadata` output found for the first time.
+    func found(output index: Int, code: String, file: String?) {
+        state.withLock { state in
+            guard !state.isFinished else { return }
+            state.outputs[index].count += 1
+            state.outputs[index].codes.append(code)
+            if let file, state.outputs[index].files.last != file { state.outputs[index].files.append(file) }
         }
         changed.yield()
     }

@@ -5,11 +5,11 @@ extension PipelineRunReport {
     public struct OutputResult: Sendable, Equatable {
         /// The output's name in the file.
         public var name: String
-        /// The output's kind: `still` or `videoData`.
+        /// The output's kind: `still`, `videoData` or `metadata`.
         public var kind: String
         /// What a `videoData` output did with its frames; nil for a `still` output.
         public var action: PipelineFile.VideoDataAction?
-        /// Stills taken (`still`) or frames handled (`videoData`).
+        /// Stills taken (`still`), frames handled (`videoData`) or codes found (`metadata`).
         public var count: Int
         /// Frames the output discarded because the run was still busy with an earlier one
         /// (`videoData` with `discardLate`); 0 for a `still` output.
@@ -19,6 +19,8 @@ extension PipelineRunReport {
         /// The mean luma (0...255, BT.601 weights for RGB formats) of each handled frame, in
         /// order; filled only for the `stats` action.
         public var meanLuma: [Double]
+        /// "TYPE VALUE" of each code a `metadata` output found, in the order first seen.
+        public var codes: [String]
 
         /// Creates an output result.
         /// - Parameters:
@@ -36,7 +38,8 @@ extension PipelineRunReport {
             count: Int,
             droppedFrames: Int,
             files: [String],
-            meanLuma: [Double]
+            meanLuma: [Double],
+            codes: [String] = []
         ) {
             self.name = name
             self.kind = kind
@@ -45,6 +48,7 @@ extension PipelineRunReport {
             self.droppedFrames = droppedFrames
             self.files = files
             self.meanLuma = meanLuma
+            self.codes = codes
         }
 
         /// The average of ``meanLuma`` over the frames, if any were measured.
@@ -54,6 +58,9 @@ extension PipelineRunReport {
 
         /// One line: the output, its count and, for `stats`, its luma.
         public var summary: String {
+            if kind == "metadata" {
+                return "metadata '\(name)': \(count) code\(count == 1 ? "" : "s")" + (codes.isEmpty ? "" : " (" + codes.joined(separator: "; ") + ")")
+            }
             guard let action else {
                 return "still '\(name)': \(count) still\(count == 1 ? "" : "s")"
             }

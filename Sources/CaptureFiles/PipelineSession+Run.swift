@@ -17,6 +17,8 @@ extension PipelineSession {
     ///   with `{n}`, otherwise all frames appended to one file), `stats` measures each frame's
     ///   mean luma. With `discardLate`, frames arriving while the previous one is handled are
     ///   dropped and counted as dropped.
+    /// - A `metadata` output records each code the first time it is seen (`type value`), writing
+    ///   it as a JSON line to its path when it has one.
     /// - `frames: N` stops once every `videoData` output has handled N frames (later frames are
     ///   ignored) and every still has been taken; the stills are spread over N frame durations.
     ///   `seconds: S` stops after S seconds, once every still has been taken.
@@ -46,6 +48,13 @@ extension PipelineSession {
             collectors.append(collector)
             videoDataIndices.append(index)
         }
+        var codeCollectors: [PipelineMetadataCollector] = []
+        for (index, output) in file.outputs.enumerated() {
+            guard case .metadata(let spec) = output, let metadata = outputs[index] as? MetadataOutput else { continue }
+            let collector = PipelineMetadataCollector(index: index, spec: spec, directory: directory, monitor: monitor)
+            metadata.setMetadataObjectsDelegate(collector, queue: collector.queue)
+            codeCollectors.append(collector)
+        }
         let observer = NotificationCenter.default.addObserver(
             forName: CaptureSession.runtimeErrorNotification, object: session, queue: nil
         ) { notification in
@@ -56,6 +65,7 @@ extension PipelineSession {
         defer {
             NotificationCenter.default.removeObserver(observer)
             for case let data as VideoDataOutput in outputs { data.setSampleBufferDelegate(nil, queue: nil) }
+            for case let metadata as MetadataOutput in outputs { metadata.setMetadataObjectsDelegate(nil, queue: nil) }
         }
 
         do {
@@ -82,10 +92,10 @@ extension PipelineSession {
         let duration = clock.now - start
         monitor.finish()
         await session.stopRunning()
-        for collector in collectors {
-            await withCheckedContinuation { continuation in collector.queue.async { continuation.resume() } }
+        for queue in collectors.map(\.queue) + codeCollectors.map(\.queue) {
+            await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
         }
-        withExtendedLifetime(collectors) {}
+        withExtendedLifetime((collectors, codeCollectors)) {}
         if let error = monitor.failure ?? failure { throw error }
         return report(duration: duration, progress: monitor.progress)
     }
@@ -216,6 +226,8 @@ extension PipelineSession {
             case .videoData(let spec):
                 guard case .frames(let target) = file.run, done < target else { return nil }
                 return "videoData output '\(spec.name)': \(done) of \(target) frames"
+            case .metadata:
+                return nil
             }
         }
     }
@@ -231,7 +243,8 @@ extension PipelineSession {
                 count: progress[index].count,
                 droppedFrames: progress[index].dropped,
                 files: progress[index].files,
-                meanLuma: progress[index].meanLuma
+                meanLuma: progress[index].meanLuma,
+                codes: progress[index].codes
             )
         }
         return PipelineRunReport(

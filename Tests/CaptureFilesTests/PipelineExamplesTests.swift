@@ -125,6 +125,16 @@ struct PipelineExamplesTests {
             for path in dump.files {
                 #expect(try Self.size(of: path) == 160 * 120 * 3 / 2)
             }
+        case "scan-codes":
+            let codes = try #require(report.output(named: "codes"))
+            #expect(codes.kind == "metadata")
+            #expect(Set(codes.codes) == ["qr https://capturekit.dev/virtual-camera", "ean13 4006381333931"], "\(codes.codes)")
+            #expect(codes.files == [directory.appendingPathComponent("codes.jsonl").path])
+            let lines = try String(contentsOfFile: directory.appendingPathComponent("codes.jsonl").path, encoding: .utf8)
+                .split(separator: "\n")
+            #expect(lines.count == 2, "each code once: \(lines)")
+            #expect(lines.allSatisfy { $0.contains("\"source\":\"camera\"") })
+            #expect(report.description.contains("metadata 'codes': 2 codes"), "\(report.description)")
         case "timelapse":
             #expect(report.seconds >= 1.9 && report.seconds < 3, "\(report.seconds)")
             let stills = try #require(report.output(named: "timelapse"))

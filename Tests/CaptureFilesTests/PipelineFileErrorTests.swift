@@ -1,3 +1,5 @@
+import CaptureKit
+import Foundation
 import Testing
 @testable import CaptureFiles
 
@@ -66,7 +68,7 @@ import Testing
             """
         let error = try #require(parseError(in: yaml))
         #expect(error.location == at(5, 5))
-        #expect(error.kind == .unknownKey("stil", context: "output item", allowed: ["still", "videoData"], suggestion: "still"))
+        #expect(error.kind == .unknownKey("stil", context: "output item", allowed: ["still", "videoData", "metadata"], suggestion: "still"))
     }
 
     @Test func misspeltEnumValueIsRejectedWithASuggestion() throws {
@@ -555,6 +557,43 @@ struct PipelineFileControlsTests {
         } catch {
             #expect(error.description.hasPrefix("f.yaml:4:24: "), "\(error)")
             #expect(error.description.contains("auto, continuous, locked") || error.description.contains("'continuous'"), "\(error)")
+        }
+    }
+}
+
+@Suite("Pipeline file metadata outputs")
+struct PipelineFileMetadataTests {
+    @Test("a metadata output decodes its types, rect and path; a misspelt type or a rect outside 0...1 fails at its line:column")
+    func metadataOutput() throws {
+        let file = try PipelineFile.parse("""
+            version: 1
+            inputs:
+              - device: virtual
+            outputs:
+              - metadata: { types: [qr, Code39Mod43], rect: [0.25, 0, 0.5, 1], path: codes.jsonl }
+            run: { seconds: 1 }
+            """, fileName: "m.yaml")
+        guard case .metadata(let spec) = file.outputs[0] else {
+            Issue.record("not a metadata output: \(file.outputs[0])")
+            return
+        }
+        #expect(spec.types == [.qr, .code39Mod43] && spec.path == "codes.jsonl")
+        #expect(spec.rectOfInterest == CGRect(x: 0.25, y: 0, width: 0.5, height: 1))
+        let defaults = try PipelineFile.parse("version: 1\ninputs:\n  - device: virtual\noutputs:\n  - metadata:\nrun: {seconds: 1}\n", fileName: "d.yaml")
+        if case .metadata(let spec) = defaults.outputs[0] { #expect(spec.types == MetadataObjectType.machineReadableCodes && spec.path == nil) }
+        do {
+            _ = try PipelineFile.parse("version: 1\ninputs:\n  - device: virtual\noutputs:\n  - metadata: { types: [qr, ean31] }\nrun: {seconds: 1}\n", fileName: "t.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("t.yaml:5:29: "), "\(error)")
+            #expect(error.description.contains("ean13"), "suggests the closest: \(error)")
+        }
+        do {
+            _ = try PipelineFile.parse("version: 1\ninputs:\n  - device: virtual\noutputs:\n  - metadata: { rect: [0.5, 0.5, 0.8, 0.1] }\nrun: {seconds: 1}\n", fileName: "r.yaml")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("r.yaml:5:23: "), "\(error)")
+            #expect(error.description.contains("within 0...1"), "\(error)")
         }
     }
 }

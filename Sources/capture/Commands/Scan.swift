@@ -123,22 +123,9 @@ struct ScanPrinter {
             if let last = shown[key], code.duration.seconds > 0 || code.time == last { shown[key] = code.time; continue }
             shown[key] = code.time
             printed += 1
-            let line = json ? Self.json(code, source: source) : "\(code.type.name) \(code.stringValue ?? "")"
+            let line = json ? code.jsonLine(source: source) : "\(code.type.name) \(code.stringValue ?? "")"
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
-    }
-
-    static func json(_ code: MachineReadableCodeObject, source: String) -> String {
-        func number(_ value: Double) -> String { String(format: "%.4f", value) }
-        func string(_ text: String) -> String {
-            let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
-            return data.flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "\"\""
-        }
-        let corners = code.corners.map { "[\(number($0.x)),\(number($0.y))]" }.joined(separator: ",")
-        let bounds = [code.bounds.minX, code.bounds.minY, code.bounds.width, code.bounds.height].map(number).joined(separator: ",")
-        return "{\"type\":\(string(code.type.name)),\"value\":\(string(code.stringValue ?? "")),\"corners\":[\(corners)],"
-            + "\"bounds\":[\(bounds)],\"time\":\(number(code.time.seconds)),\"duration\":\(number(code.duration.seconds)),"
-            + "\"source\":\(string(source))}"
     }
 }
 

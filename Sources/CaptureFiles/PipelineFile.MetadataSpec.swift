@@ -1,0 +1,30 @@
+import CaptureKit
+import Foundation
+
+extension PipelineFile {
+    /// The settings of a `metadata` output: codes found in the frames (`MetadataOutput`).
+    public struct MetadataSpec: Sendable, Equatable {
+        /// The output's name; `output0`, `output1`… (by position among all outputs) when not given.
+        public var name: String
+        /// The types looked for (`types: [qr, ean13]`); every machine-readable code when not given.
+        public var types: [MetadataObjectType]
+        /// The part of the frame searched, normalised (`rect: [x, y, w, h]`); all of it when not given.
+        public var rectOfInterest: CGRect
+        /// Where each code is written as a JSON line when first seen, if given.
+        public var path: String?
+        /// The input the output is connected to and how.
+        public var connection: ConnectionSpec
+        /// Where the output's list item starts (its `metadata` key).
+        public var location: SourceLocation
+
+        public init(name: String, types: [MetadataObjectType], rectOfInterest: CGRect, path: String?,
+                    connection: ConnectionSpec, location: SourceLocation) {
+            self.name = name
+            self.types = types
+            self.rectOfInterest = rectOfInterest
+            self.path = path
+            self.connection = connection
+            self.location = location
+        }
+    }
+}
