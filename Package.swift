@@ -52,7 +52,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(name: "capture-bench", dependencies: ["CaptureKit", "GStreamerSwift"]),
+        .executableTarget(name: "capture-bench", dependencies: ["CaptureKit", "GStreamerSwift", "Detectors"]),
         .executableTarget(name: "StillPhotoExample", dependencies: ["CaptureKit"], path: "Examples/StillPhoto"),
         .executableTarget(name: "FrameStatsExample", dependencies: ["CaptureKit"], path: "Examples/FrameStats"),
         .testTarget(name: "GStreamerSwiftTests", dependencies: ["GStreamerSwift"]),
