@@ -6,16 +6,27 @@ import Synchronization
 /// Finds machine-readable codes in image files (PNG, JPEG, GIF) and video files, with the
 /// detectors of `MetadataOutput` behind the same GRAY8 conversion: `filesrc ! decodebin
 /// (gdkpixbufdec for GIF) ! videoconvert ! GRAY8 ! appsink`, as fast as the file decodes.
-/// Still images get the reader's thorough passes (every binarizer, inversion, turns, scaling);
-/// video frames the live pass.
+/// Still images get the reader's thorough passes (every binarizer, inversion, turns, scaling)
+/// unless `effort` is `.fast`; video frames the live pass.
 public struct MetadataFileScanner: Sendable {
+    /// How hard still images are searched.
+    public enum Effort: String, Sendable, CaseIterable {
+        /// One pass, as live frames get: zxing's default hints (local binarizer, try-harder,
+        /// rotation, the downscaled layer).
+        case fast
+        /// Every pass until one finds a code.
+        case thorough
+    }
+
     public var types: [MetadataObjectType]
     public var rectOfInterest: CGRect
+    public var effort: Effort
 
     public init(types: [MetadataObjectType] = MetadataObjectType.machineReadableCodes,
-                rectOfInterest: CGRect = CGRect(x: 0, y: 0, width: 1, height: 1)) {
+                rectOfInterest: CGRect = CGRect(x: 0, y: 0, width: 1, height: 1), effort: Effort = .thorough) {
         self.types = types
         self.rectOfInterest = rectOfInterest
+        self.effort = effort
     }
 
     /// File extensions read as still images.
@@ -69,7 +80,7 @@ final class FileScan: Sendable {
             }
             try convert.link(to: format)
             try format.link(to: sink)
-            let detector = FrameDetector(passes: isImage ? BarcodeReader.thorough : BarcodeReader.live,
+            let detector = FrameDetector(passes: isImage && scanner.effort == .thorough ? BarcodeReader.thorough : BarcodeReader.live,
                                          settings: { (scanner.types, scanner.rectOfInterest) },
                                          deliver: { continuation.yield($0) })
             AppSink.setHandlers(.init(newSample: { detector.detect($0) }), on: sink)

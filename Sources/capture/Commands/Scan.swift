@@ -32,6 +32,9 @@ struct Scan: AsyncParsableCommand {
     @Flag(help: "Exit after the first code.")
     var once = false
 
+    @Option(help: "Image files: thorough (every binarizer, inversion, turns, scaling; the default) or fast (one pass, zxing's default hints).")
+    var effort: MetadataFileScanner.Effort = .thorough
+
     @Option(help: "Give up after this many seconds (live devices; default: run until interrupted).")
     var timeout: Double?
 
@@ -50,7 +53,7 @@ struct Scan: AsyncParsableCommand {
         if files.isEmpty {
             try await scanDevice(types: chosen, rect: area, printer: &printer)
         } else {
-            let scanner = MetadataFileScanner(types: chosen, rectOfInterest: area)
+            let scanner = MetadataFileScanner(types: chosen, rectOfInterest: area, effort: effort)
             files: for path in files {
                 do {
                     for try await batch in scanner.scan(URL(fileURLWithPath: path)) {
@@ -153,3 +156,5 @@ struct RectOption: ExpressibleByArgument {
         value = CGRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
     }
 }
+
+extension MetadataFileScanner.Effort: ExpressibleByArgument {}
