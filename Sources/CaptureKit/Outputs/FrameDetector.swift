@@ -14,7 +14,9 @@ final class FrameDetector: Sendable {
     private let passes: [BarcodeReader.Pass]
     private let settings: Settings
     private let deliver: @Sendable ([any MetadataObject]) -> Void
-    private let memory = Mutex((layouts: LayoutCache(), tracker: ObjectTracker()))
+    /// Touched by the appsink thread only: the frame layout, object identities, and the reader
+    /// made for the types last asked for (rebuilt only when they change).
+    private let memory = Mutex((layouts: LayoutCache(), tracker: ObjectTracker(), reader: (types: [MetadataObjectType]?.none, reader: BarcodeReader?.none)))
 
     init(passes: [BarcodeReader.Pass], settings: @escaping Settings, deliver: @escaping @Sendable ([any MetadataObject]) -> Void) {
         self.passes = passes
@@ -24,11 +26,17 @@ final class FrameDetector: Sendable {
 
     func detect(_ sample: Sample) {
         let (types, rect) = settings()
-        let symbologies = Set(types.compactMap(\.symbology))
         // Still images may come without a timestamp: they are time zero.
         let pts = sample.presentationTime ?? 0
-        guard !symbologies.isEmpty, let layout = memory.withLock({ $0.layouts.layout(of: sample) }) else { return }
-        let reader = BarcodeReader(symbologies: symbologies, passes: passes)
+        let prepared = memory.withLock { memory -> (VideoLayout, BarcodeReader)? in
+            if memory.reader.types != types {
+                let symbologies = Set(types.compactMap(\.symbology))
+                memory.reader = (types, symbologies.isEmpty ? nil : BarcodeReader(symbologies: symbologies, passes: passes))
+            }
+            guard let reader = memory.reader.reader, let layout = memory.layouts.layout(of: sample) else { return nil }
+            return (layout, reader)
+        }
+        guard let (layout, reader) = prepared else { return }
         let width = layout.width, height = layout.height
         let region = BarcodeReader.Region(rect, width: width, height: height)
         guard let codes = try? sample.withBytes({ bytes in
