@@ -34,8 +34,18 @@ let package = Package(
             cxxSettings: [.define("ZX_USE_UTF8")],
             linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stdc++")]
         ),
-        // Capture-agnostic detectors over 8-bit gray images: barcodes (zxing-cpp).
-        .target(name: "Detectors", dependencies: ["CZXing"]),
+        // C++ with a C interface over OpenCV 4.6's cascade classifiers (Debian
+        // libopencv-objdetect-dev; cascades from opencv-data): nothing but Detectors imports it.
+        .target(
+            name: "CFaces",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [
+                .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+                .linkedLibrary("stdc++"),
+            ]
+        ),
+        // Capture-agnostic detectors over 8-bit gray images: barcodes (zxing-cpp), faces (OpenCV).
+        .target(name: "Detectors", dependencies: ["CZXing", "CFaces"]),
         // A thin, safe, capture-agnostic Swift layer over GStreamer.
         .target(name: "GStreamerSwift", dependencies: ["CGStreamer", "CGStreamerSys"]),
         // The public AVFoundation-like model.

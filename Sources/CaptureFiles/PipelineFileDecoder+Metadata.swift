@@ -20,8 +20,8 @@ extension PipelineFileDecoder {
             for node in try list(entry) {
                 let item = YAMLMapping.Entry(key: entry.key, keyLocation: entry.keyLocation, value: node, valueLocation: self.location(of: node))
                 let text = try string(item)
-                guard let type = MetadataObjectType(name: text), type != MetadataObjectType.face else {
-                    let valid = MetadataObjectType.machineReadableCodes.map(\.name)
+                guard let type = MetadataObjectType(name: text), MetadataObjectType.available.contains(type) else {
+                    let valid = MetadataObjectType.available.map(\.name)
                     throw PipelineFileError(
                         .invalidValue(key: entry.key, value: text, valid: valid, suggestion: Suggestion.closest(to: text, among: valid)),
                         at: item.valueLocation

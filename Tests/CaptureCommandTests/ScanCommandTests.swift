@@ -31,7 +31,7 @@ struct ScanCommandTests {
         #expect(object["time"] is Double && object["duration"] is Double)
     }
 
-    @Test("scan --file reads PNG, JPEG and GIF images made by zint, and a video file, printing JSON lines with their source")
+    @Test("scan --file reads PNG, JPEG and GIF images made by zint, a video file and a photograph's face, printing JSON lines with their source")
     func scanFiles() throws {
         let directory = try scratchDirectory()
         let qr = directory.appendingPathComponent("qr.png").path
@@ -58,6 +58,13 @@ struct ScanCommandTests {
         #expect(plain.status == 1 && plain.output.isEmpty, "a QR code is not what was asked for")
         let once = try launch("capture", ["scan", "--once", "--file", qr, ean])
         #expect(once.status == 0 && once.output == "qr scan me\n")
+        // Faces: a real photograph from Debian's python3-skimage (NASA's portrait of Eileen Collins).
+        let photo = "/usr/lib/python3/dist-packages/skimage/data/astronaut.png"
+        let faces = try launch("capture", ["scan", "--types", "face", "--file", photo])
+        #expect(faces.status == 0 && faces.output == "face 1\n", "\(faces.output) \(faces.error)")
+        let faceJSON = try launch("capture", ["scan", "--types", "face,qr", "--json", "--file", photo])
+        let face = try #require(try JSONSerialization.jsonObject(with: Data(faceJSON.output.utf8)) as? [String: Any])
+        #expect(face["type"] as? String == "face" && face["faceID"] as? Int == 1 && face["yaw"] as? Double == 0, "\(face)")
     }
 
     @Test("bad types, rects and files are reported: usage errors exit 2, unreadable files 1")

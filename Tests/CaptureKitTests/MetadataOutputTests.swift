@@ -55,11 +55,47 @@ struct MetadataOutputTests {
             if count == 6 { break }
         }
         #expect(seen == [.ean13])
-        #expect(throws: CaptureError.invalidSetting(name: "metadata object type", value: "face",
-                                                    valid: MetadataObjectType.machineReadableCodes.map(\.name).joined(separator: ", "))) {
-            try output.setMetadataObjectTypes([.qr, .face])
+        let unknown = MetadataObjectType(rawValue: "org.example.Hologram")
+        #expect(throws: CaptureError.invalidSetting(name: "metadata object type", value: "org.example.Hologram",
+                                                    valid: output.availableMetadataObjectTypes.map(\.name).joined(separator: ", "))) {
+            try output.setMetadataObjectTypes([.qr, unknown])
         }
+        #expect(output.availableMetadataObjectTypes.contains(.face), "OpenCV's cascades are installed by the set-up")
         #expect(throws: CaptureError.self) { try output.setRectOfInterest(CGRect(x: 0.5, y: 0.5, width: 0.6, height: 0.2)) }
         #expect(MetadataObjectType(name: "Code39Mod43") == .code39Mod43 && MetadataObjectType(name: "org.iso.QRCode") == .qr)
+    }
+
+    /// A real photograph: NASA's portrait of astronaut Eileen Collins, shipped by Debian's
+    /// python3-skimage (scikit-image's sample data).
+    static let astronaut = URL(fileURLWithPath: "/usr/lib/python3/dist-packages/skimage/data/astronaut.png")
+
+    @Test("faces in a real photograph: one face where it is, and one faceID over a video's frames with a growing duration")
+    func facesInFiles() async throws {
+        let scanner = MetadataFileScanner(types: [.face])
+        var faces: [FaceObject] = []
+        for try await batch in scanner.scan(Self.astronaut) { faces += batch.compactMap { $0 as? FaceObject } }
+        #expect(faces.count == 1, "\(faces)")
+        let face = try #require(faces.first)
+        // Eyes (205,101) and (246,104), mouth (224,145) of the 512x512 photo lie in the box.
+        for (x, y) in [(205.0, 101.0), (246.0, 104.0), (224.0, 145.0)] {
+            #expect(face.bounds.contains(CGPoint(x: x / 512, y: y / 512)), "\(face.bounds)")
+        }
+        #expect(face.bounds.width < 0.35 && face.yawAngle == 0)
+
+        // The photo as a 10-frame video: one face, one identity.
+        let video = FileManager.default.temporaryDirectory.appendingPathComponent("astronaut-\(UUID().uuidString).avi")
+        defer { try? FileManager.default.removeItem(at: video) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        process.arguments = ["-q", "filesrc", "location=\(Self.astronaut.path)", "!", "pngdec", "!", "imagefreeze", "num-buffers=10", "!",
+                             "videoconvert", "!", "video/x-raw,format=I420,framerate=10/1", "!", "jpegenc", "!", "avimux", "!",
+                             "filesink", "location=\(video.path)"]
+        try process.run()
+        process.waitUntilExit()
+        var tracked: [FaceObject] = []
+        for try await batch in scanner.scan(video) { tracked += batch.compactMap { $0 as? FaceObject } }
+        #expect(tracked.count >= 8, "\(tracked.count) of 10 frames")
+        #expect(Set(tracked.map(\.faceID)).count == 1)
+        #expect(zip(tracked, tracked.dropFirst()).allSatisfy { $1.duration > $0.duration })
     }
 }

@@ -12,14 +12,18 @@ final class FrameDetector: Sendable {
     typealias Settings = @Sendable () -> (types: [MetadataObjectType], rectOfInterest: CGRect)
 
     private let passes: [BarcodeReader.Pass]
+    private let facePasses: FaceDetector.Passes
     private let settings: Settings
     private let deliver: @Sendable ([any MetadataObject]) -> Void
     /// Touched by the appsink thread only: the frame layout, object identities, and the reader
     /// made for the types last asked for (rebuilt only when they change).
-    private let memory = Mutex((layouts: LayoutCache(), tracker: ObjectTracker(), reader: (types: [MetadataObjectType]?.none, reader: BarcodeReader?.none)))
+    private let memory = Mutex((layouts: LayoutCache(), tracker: ObjectTracker(), reader: (types: [MetadataObjectType]?.none, reader: BarcodeReader?.none),
+                                 faces: FaceDetector?.none))
 
-    init(passes: [BarcodeReader.Pass], settings: @escaping Settings, deliver: @escaping @Sendable ([any MetadataObject]) -> Void) {
+    init(passes: [BarcodeReader.Pass], facePasses: FaceDetector.Passes = .live, settings: @escaping Settings,
+         deliver: @escaping @Sendable ([any MetadataObject]) -> Void) {
         self.passes = passes
+        self.facePasses = facePasses
         self.settings = settings
         self.deliver = deliver
     }
@@ -28,29 +32,41 @@ final class FrameDetector: Sendable {
         let (types, rect) = settings()
         // Still images may come without a timestamp: they are time zero.
         let pts = sample.presentationTime ?? 0
-        let prepared = memory.withLock { memory -> (VideoLayout, BarcodeReader)? in
+        let prepared = memory.withLock { memory -> (VideoLayout, BarcodeReader?, FaceDetector?)? in
             if memory.reader.types != types {
                 let symbologies = Set(types.compactMap(\.symbology))
                 memory.reader = (types, symbologies.isEmpty ? nil : BarcodeReader(symbologies: symbologies, passes: passes))
+                if types.contains(.face) && memory.faces == nil { memory.faces = FaceDetector() }
             }
-            guard let reader = memory.reader.reader, let layout = memory.layouts.layout(of: sample) else { return nil }
-            return (layout, reader)
+            let faces = types.contains(.face) ? memory.faces : nil
+            guard memory.reader.reader != nil || faces != nil, let layout = memory.layouts.layout(of: sample) else { return nil }
+            return (layout, memory.reader.reader, faces)
         }
-        guard let (layout, reader) = prepared else { return }
+        guard let (layout, reader, faceDetector) = prepared else { return }
         let width = layout.width, height = layout.height
         let region = BarcodeReader.Region(rect, width: width, height: height)
-        guard let codes = try? sample.withBytes({ bytes in
-            reader.read(bytes, width: width, height: height, rowStride: layout.bytesPerRow[0], region: region)
+        guard let (codes, faces) = try? sample.withBytes({ bytes in
+            (reader?.read(bytes, width: width, height: height, rowStride: layout.bytesPerRow[0], region: region) ?? [],
+             faceDetector?.detect(bytes, width: width, height: height, rowStride: layout.bytesPerRow[0], passes: facePasses) ?? [])
         }) else { return }
         let time = CaptureTime(nanoseconds: pts)
         let objects: [any MetadataObject] = memory.withLock { memory in
             memory.tracker.forget(before: time)
-            return codes.compactMap { code -> MachineReadableCodeObject? in
+            var objects: [any MetadataObject] = codes.compactMap { code -> MachineReadableCodeObject? in
                 guard let type = MetadataObjectType(code.symbology) else { return nil }
                 let duration = memory.tracker.seen("\(type.rawValue)\u{1F}\(code.text)", at: time)
                 let corners = code.corners.map { CGPoint(x: $0.x / Double(width), y: $0.y / Double(height)) }
                 return MachineReadableCodeObject(type: type, stringValue: code.text, corners: corners, time: time, duration: duration)
             }
+            for face in faces {
+                let box = CGRect(x: face.bounds.x / Double(width), y: face.bounds.y / Double(height),
+                                 width: face.bounds.width / Double(width), height: face.bounds.height / Double(height))
+                // Faces are searched in the whole frame; the rect of interest keeps those centred in it.
+                guard rect.contains(CGPoint(x: box.midX, y: box.midY)) else { continue }
+                let (id, duration) = memory.tracker.face(at: box, time: time)
+                objects.append(FaceObject(faceID: id, bounds: box, rollAngle: face.rollAngle, yawAngle: face.yawAngle, time: time, duration: duration))
+            }
+            return objects
         }
         guard !objects.isEmpty else { return }
         deliver(objects)

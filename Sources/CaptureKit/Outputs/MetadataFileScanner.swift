@@ -6,8 +6,8 @@ import Synchronization
 /// Finds machine-readable codes in image files (PNG, JPEG, GIF) and video files, with the
 /// detectors of `MetadataOutput` behind the same GRAY8 conversion: `filesrc ! decodebin
 /// (gdkpixbufdec for GIF) ! videoconvert ! GRAY8 ! appsink`, as fast as the file decodes.
-/// Still images get the reader's thorough passes (every binarizer, inversion, turns, scaling)
-/// unless `effort` is `.fast`; video frames the live pass.
+/// Still images get the thorough passes (codes: every binarizer, inversion, turns, scaling;
+/// faces: profiles and tilted heads too) unless `effort` is `.fast`; video frames the live pass.
 public struct MetadataFileScanner: Sendable {
     /// How hard still images are searched.
     public enum Effort: String, Sendable, CaseIterable {
@@ -80,7 +80,9 @@ final class FileScan: Sendable {
             }
             try convert.link(to: format)
             try format.link(to: sink)
-            let detector = FrameDetector(passes: isImage && scanner.effort == .thorough ? BarcodeReader.thorough : BarcodeReader.live,
+            let thorough = isImage && scanner.effort == .thorough
+            let detector = FrameDetector(passes: thorough ? BarcodeReader.thorough : BarcodeReader.live,
+                                         facePasses: thorough ? .thorough : .live,
                                          settings: { (scanner.types, scanner.rectOfInterest) },
                                          deliver: { continuation.yield($0) })
             AppSink.setHandlers(.init(newSample: { detector.detect($0) }), on: sink)

@@ -27,6 +27,9 @@ public struct MetadataObjectType: RawRepresentable, Hashable, Sendable, CustomSt
         .upce, .code39, .code39Mod43, .ean13, .ean8, .code93, .code128, .pdf417, .qr, .aztec, .dataMatrix, .interleaved2of5, .itf14,
     ]
 
+    /// What this machine can detect: the codes, and faces where OpenCV's cascades are installed.
+    public static var available: [MetadataObjectType] { machineReadableCodes + (FaceDetector.isAvailable ? [.face] : []) }
+
     /// The short name `capture scan --types` and pipeline files use ("qr", "ean13", "code39mod43").
     public var name: String { symbology.map { $0.rawValue.lowercased() } ?? (self == .face ? "face" : rawValue) }
 

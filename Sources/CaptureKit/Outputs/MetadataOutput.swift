@@ -17,7 +17,8 @@ public protocol MetadataOutputObjectsDelegate: AnyObject, Sendable {
 ///
 /// Realised as a branch behind the input's tee: `queue leaky=downstream max-size-buffers=1 !
 /// videoconvert ! videoscale ! GRAY8 ! appsink`, whose thread runs the detectors (zxing-cpp
-/// through `Detectors.BarcodeReader`). When detection is slower than capture, frames are
+/// through `Detectors.BarcodeReader`; faces with OpenCV through `Detectors.FaceDetector`, frontal
+/// faces only on live frames). When detection is slower than capture, frames are
 /// skipped at the leaky queue, never queued, and the capture path never waits.
 public final class MetadataOutput: OutputNode {
     struct Delivery: Sendable {
@@ -44,8 +45,9 @@ public final class MetadataOutput: OutputNode {
     public var connections: [CaptureConnection] { state.withLock { $0.connections } }
     func setConnections(_ connections: [CaptureConnection]) { state.withLock { $0.connections = connections } }
 
-    /// The types this machine can detect: every machine-readable code of seed 003.
-    public var availableMetadataObjectTypes: [MetadataObjectType] { MetadataObjectType.machineReadableCodes }
+    /// The types this machine can detect: every machine-readable code of seed 003, and faces
+    /// where OpenCV's cascades are installed (Debian opencv-data).
+    public var availableMetadataObjectTypes: [MetadataObjectType] { MetadataObjectType.available }
 
     /// The types being looked for; none until set (as in AVFoundation).
     public var metadataObjectTypes: [MetadataObjectType] { state.withLock { $0.types } }

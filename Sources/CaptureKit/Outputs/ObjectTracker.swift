@@ -1,11 +1,15 @@
-/// Gives objects an identity across frames: the same key (a code's type and text, a face's
-/// track) seen again within `gap` is the same object, whose duration runs from when it was
-/// first seen.
+import Foundation
+
+/// Gives objects an identity across frames: the same code (type and text), or a face whose box
+/// overlaps its last one, seen again within `gap` is the same object, whose duration runs from
+/// when it was first seen.
 struct ObjectTracker {
     /// How long an object may go unseen (frames skipped, a missed decode) and stay the same one.
     static let gap = CaptureTime(value: 500, timescale: 1000)
 
     private var seen: [String: (first: CaptureTime, last: CaptureTime)] = [:]
+    private var faces: [(id: Int, bounds: CGRect, first: CaptureTime, last: CaptureTime)] = []
+    private var nextFaceID = 1
 
     /// Records `key` in the frame at `time`; returns how long it has been in view.
     mutating func seen(_ key: String, at time: CaptureTime) -> CaptureTime {
@@ -14,9 +18,30 @@ struct ObjectTracker {
         return CaptureTime(nanoseconds: UInt64(max(0, time.nanoseconds - first.nanoseconds)))
     }
 
+    /// The identity of a face at `bounds` in the frame at `time`: the tracked face whose last box
+    /// overlaps it most (intersection over union at least 0.3), or a new one; with how long it
+    /// has been in view.
+    mutating func face(at bounds: CGRect, time: CaptureTime) -> (id: Int, duration: CaptureTime) {
+        func overlap(_ a: CGRect, _ b: CGRect) -> Double {
+            let common = a.intersection(b)
+            guard !common.isNull else { return 0 }
+            let shared = common.width * common.height
+            return shared / (a.width * a.height + b.width * b.height - shared)
+        }
+        let best = faces.indices.filter { faces[$0].last != time }.max { overlap(faces[$0].bounds, bounds) < overlap(faces[$1].bounds, bounds) }
+        if let best, overlap(faces[best].bounds, bounds) >= 0.3 {
+            faces[best].bounds = bounds
+            faces[best].last = time
+            return (faces[best].id, CaptureTime(nanoseconds: UInt64(max(0, time.nanoseconds - faces[best].first.nanoseconds))))
+        }
+        faces.append((nextFaceID, bounds, time, time))
+        nextFaceID += 1
+        return (nextFaceID - 1, CaptureTime(nanoseconds: 0))
+    }
+
     /// Forgets objects not seen within `gap` of `time`.
     mutating func forget(before time: CaptureTime) {
-        guard !seen.isEmpty else { return }
-        seen = seen.filter { time.nanoseconds - $0.value.last.nanoseconds <= ObjectTracker.gap.nanoseconds }
+        if !seen.isEmpty { seen = seen.filter { time.nanoseconds - $0.value.last.nanoseconds <= ObjectTracker.gap.nanoseconds } }
+        if !faces.isEmpty { faces.removeAll { time.nanoseconds - $0.last.nanoseconds > ObjectTracker.gap.nanoseconds } }
     }
 }

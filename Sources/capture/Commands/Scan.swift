@@ -20,7 +20,7 @@ struct Scan: AsyncParsableCommand {
     @Option(name: .customLong("file"), parsing: .upToNextOption, help: "Image (PNG, JPEG, GIF) or video files to scan instead of a device.")
     var files: [String] = []
 
-    @Option(help: "Code types, e.g. qr,ean13,code128 (default: all of them).")
+    @Option(help: "Types, e.g. qr,ean13,code128 or face (default: every code type).")
     var types: TypeList?
 
     @Option(help: "Rect of interest x,y,w,h in 0-1 (default: the whole frame).")
@@ -118,15 +118,29 @@ struct ScanPrinter {
 
     init(json: Bool) { self.json = json }
 
-    /// Prints the batch's codes not shown yet; with `limit`, no more than that many in all.
+    /// Prints the batch's objects not shown yet; with `limit`, no more than that many in all.
+    /// Codes print as "TYPE VALUE", faces as "face ID".
     mutating func print(_ batch: [any MetadataObject], source: String, limit: Int? = nil) {
-        for case let code as MachineReadableCodeObject in batch where printed < (limit ?? .max) {
-            let key = "\(source)\u{1F}\(code.type.rawValue)\u{1F}\(code.stringValue ?? "")"
+        for object in batch where printed < (limit ?? .max) {
+            let key: String, line: String
+            switch object {
+            case let code as MachineReadableCodeObject:
+                key = "\(code.type.rawValue)\u{1F}\(code.stringValue ?? "")"
+                line = json ? code.jsonLine(source: source) : "\(code.type.name) \(code.stringValue ?? "")"
+            case let face as FaceObject:
+                key = "face\u{1F}\(face.faceID)"
+                line = json ? face.jsonLine(source: source) : "face \(face.faceID)"
+            default:
+                continue
+            }
             // Once per appearance: again only after it left view (its duration restarted).
-            if let last = shown[key], code.duration.seconds > 0 || code.time == last { shown[key] = code.time; continue }
-            shown[key] = code.time
+            let identity = "\(source)\u{1F}\(key)"
+            if let last = shown[identity], object.duration.seconds > 0 || object.time == last {
+                shown[identity] = object.time
+                continue
+            }
+            shown[identity] = object.time
             printed += 1
-            let line = json ? code.jsonLine(source: source) : "\(code.type.name) \(code.stringValue ?? "")"
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
     }
@@ -143,7 +157,7 @@ struct TypeList: ExpressibleByArgument {
         self.values = values
     }
 
-    static var defaultCompletionKind: CompletionKind { .list(MetadataObjectType.machineReadableCodes.map(\.name)) }
+    static var defaultCompletionKind: CompletionKind { .list(MetadataObjectType.available.map(\.name)) }
 }
 
 /// `--rect 0.25,0.25,0.5,0.5`.
