@@ -37,6 +37,10 @@ final class AutoControlLoop: Sendable {
         /// in a row have been much softer.
         var referenceSharpness: Double?
         var softFrames = 0
+        /// The modes seen on the last frame: a loop judges only frames taken after its mode was
+        /// set (the frame being measured may predate the change, or the scene change before it).
+        var exposureMode: CaptureDevice.ExposureMode?
+        var whiteBalanceMode: CaptureDevice.WhiteBalanceMode?
     }
 
     init?(device: CaptureDevice, width: Int, height: Int, pixelFormat: PixelFormat, targetLuma: Double) {
@@ -100,6 +104,10 @@ final class AutoControlLoop: Sendable {
     // MARK: Loops
 
     private func stepExposure(_ settings: LoopSettings, _ loop: inout LoopState, _ update: inout LoopUpdate) {
+        if loop.exposureMode != settings.exposureMode {
+            loop.exposureMode = settings.exposureMode
+            loop.exposureSettle = settleFrames
+        }
         guard settings.exposureMode == .continuousAutoExposure || settings.exposureMode == .autoExpose,
               !settings.hasExposureOverride, let offset = update.meteredOffset else {
             if settings.isAdjustingExposure { update.isAdjustingExposure = false }
@@ -134,6 +142,10 @@ final class AutoControlLoop: Sendable {
     }
 
     private func stepWhiteBalance(_ settings: LoopSettings, _ loop: inout LoopState, _ update: inout LoopUpdate) {
+        if loop.whiteBalanceMode != settings.whiteBalanceMode {
+            loop.whiteBalanceMode = settings.whiteBalanceMode
+            loop.whiteBalanceSettle = settleFrames
+        }
         guard settings.whiteBalanceMode != .locked, let target = update.meteredGrayWorld else { return }
         if loop.whiteBalanceSettle > 0 { loop.whiteBalanceSettle -= 1; return }
         guard !AutoWhiteBalance.isBalanced(settings.gains, target: target, tolerance: AutoWhiteBalance.tolerance) else {
