@@ -276,7 +276,9 @@ void DecodePass(const Gray& img, const ck_options& o, uint32_t want, int maxSymb
 			bool keep = MapResult(r, want, f);
 			ck_point q[4];
 			for (int i = 0; i < 4; ++i) q[i] = {r.position()[i].x, r.position()[i].y};
+			size_t before = acc.size();
 			if (keep) AddUnique(acc, std::move(f));
+			if (keep && acc.size() == before) break; // the mask did not erase it: no progress
 			if (int(acc.size() - start) >= maxSymbols) break;
 			if (cur == &img) { work = img; cur = &work; }
 			MaskLinear(work, q);

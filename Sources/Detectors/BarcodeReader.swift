@@ -110,7 +110,8 @@ public struct BarcodeReader: Sendable {
     /// searched only inside `region` when given (coordinates stay those of the whole image).
     /// Passes run in order until one finds a code.
     public func read(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, region: Region? = nil) -> [Code] {
-        guard width > 0, height > 0, rowStride >= width, pixels.count >= rowStride * (height - 1) + width,
+        guard width > 0, height > 0, rowStride >= width, width <= Int(Int32.max), height <= Int(Int32.max),
+              rowStride <= Int(Int32.max), pixels.count >= rowStride * (height - 1) + width,
               let base = pixels.baseAddress?.assumingMemoryBound(to: UInt8.self), !symbologies.isEmpty else { return [] }
         for pass in passes {
             var codes: [Code]
@@ -150,7 +151,8 @@ public struct BarcodeReader: Sendable {
         options.max_symbols = Int32(max(1, min(maxCodes, 255)))
         if let region {
             options.has_roi = true
-            options.roi = ck_rect(x: Int32(region.x), y: Int32(region.y), width: Int32(region.width), height: Int32(region.height))
+            options.roi = ck_rect(x: Int32(clamping: region.x), y: Int32(clamping: region.y),
+                                  width: Int32(clamping: region.width), height: Int32(clamping: region.height))
         }
         var results: UnsafeMutablePointer<ck_results>?
         guard ck_decode_gray(base, Int32(width), Int32(height), Int32(rowStride), &options, &results) == CK_OK,

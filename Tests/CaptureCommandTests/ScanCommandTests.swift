@@ -77,6 +77,10 @@ struct ScanCommandTests {
         #expect(both.status == 2 && both.error.contains("either --device or --file"))
         let missing = try launch("capture", ["scan", "--file", "/nonexistent/x.png"])
         #expect(missing.status == 1 && missing.error.contains("/nonexistent/x.png"), "\(missing.error)")
+        let nan = try launch("capture", ["scan", "--file", "x.png", "--rect", "nan,0,1,1"])
+        #expect(nan.status == 1 && nan.error.contains("rectOfInterest"), "\(nan.error)")
+        let forever = try launch("capture", ["scan", "-d", "virtual", "--timeout", "inf"])
+        #expect(forever.status == 2 && forever.error.contains("--timeout"), "\(forever.error)")
         let outside = try launch("capture", ["scan", "-d", "virtual", "--rect", "0.5,0.5,0.8,0.8", "--timeout", "1"])
         #expect(outside.status == 1 && outside.error.contains("rectOfInterest"), "\(outside.error)")
     }

@@ -33,10 +33,12 @@ public struct MetadataFileScanner: Sendable {
     static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "bmp", "pnm", "pgm", "ppm"]
 
     /// The objects of each frame of `url` that has any, in order; ends at the end of the file,
-    /// or throws `pipelineFailed` naming the element for a file that cannot be read or decoded.
+    /// or throws `pipelineFailed` naming the element for a file that cannot be read or decoded,
+    /// `invalidSetting` for a rect of interest outside {0, 0, 1, 1}.
     public func scan(_ url: URL) -> AsyncThrowingStream<[any MetadataObject], any Error> {
         let (stream, continuation) = AsyncThrowingStream<[any MetadataObject], any Error>.makeStream(bufferingPolicy: .unbounded)
         do throws(CaptureError) {
+            try MetadataOutput.validateRectOfInterest(rectOfInterest)
             let run = try FileScan(url: url, scanner: self, continuation: continuation)
             continuation.onTermination = { _ in run.stop() }
             try run.start()

@@ -67,10 +67,17 @@ public final class MetadataOutput: OutputNode {
 
     /// Restricts the search; the rect must lie within {0,0,1,1} and not be empty.
     public func setRectOfInterest(_ rect: CGRect) throws(CaptureError) {
-        guard rect.width > 0, rect.height > 0, rect.minX >= 0, rect.minY >= 0, rect.maxX <= 1.000001, rect.maxY <= 1.000001 else {
+        try Self.validateRectOfInterest(rect)
+        state.withLock { $0.rectOfInterest = rect }
+    }
+
+    /// Throws `invalidSetting` unless `rect` is a non-empty rect within {0, 0, 1, 1}.
+    static func validateRectOfInterest(_ rect: CGRect) throws(CaptureError) {
+        let values = [rect.minX, rect.minY, rect.width, rect.height]
+        guard values.allSatisfy(\.isFinite), rect.width > 0, rect.height > 0, rect.minX >= 0, rect.minY >= 0,
+              rect.maxX <= 1.000001, rect.maxY <= 1.000001 else {
             throw .invalidSetting(name: "rectOfInterest", value: "\(rect)", valid: "a non-empty rect within {0, 0, 1, 1}")
         }
-        state.withLock { $0.rectOfInterest = rect }
     }
 
     /// Sets the delegate (held weakly) and the queue it is called on (main when nil).

@@ -41,7 +41,9 @@ struct ObjectTracker {
 
     /// Forgets objects not seen within `gap` of `time`.
     mutating func forget(before time: CaptureTime) {
-        if !seen.isEmpty { seen = seen.filter { time.nanoseconds - $0.value.last.nanoseconds <= ObjectTracker.gap.nanoseconds } }
-        if !faces.isEmpty { faces.removeAll { time.nanoseconds - $0.last.nanoseconds > ObjectTracker.gap.nanoseconds } }
+        // Rebuilt only when something went stale: no allocation on the frames in between.
+        func isStale(_ last: CaptureTime) -> Bool { time.nanoseconds - last.nanoseconds > ObjectTracker.gap.nanoseconds }
+        if seen.values.contains(where: { isStale($0.last) }) { seen = seen.filter { !isStale($0.value.last) } }
+        if !faces.isEmpty { faces.removeAll { isStale($0.last) } }
     }
 }

@@ -42,7 +42,9 @@ struct Scan: AsyncParsableCommand {
 
     func validate() throws {
         if device != nil && !files.isEmpty { throw ValidationError("use either --device or --file, not both") }
-        if let timeout, timeout <= 0 { throw ValidationError("--timeout \(timeout) must be greater than 0") }
+        if let timeout, !(timeout.isFinite && timeout > 0 && timeout < 1e9) {
+            throw ValidationError("--timeout \(timeout) must be a number of seconds greater than 0")
+        }
     }
 
     func run() async throws {
