@@ -244,10 +244,34 @@ void AddUnique(std::vector<Found>& acc, Found&& f)
 	acc.push_back(std::move(f));
 }
 
-// One pass over a contiguous image (img), appending to acc (coordinates in img space).
-void DecodePass(const Gray& img, const ck_options& o, uint32_t want, int maxSymbols, std::vector<Found>& acc)
+// A gray image in the caller's memory (or a private copy): no copy is made to read it.
+struct Source {
+	const uint8_t* data;
+	int w, h, stride;
+};
+
+// A contiguous private copy of src, for masking or inverting.
+Gray Copy(const Source& src, bool invert)
 {
-	ImageView iv(img.px.data(), img.w, img.h, ImageFormat::Lum);
+	Gray g;
+	g.w = src.w, g.h = src.h;
+	g.px.resize(size_t(src.w) * src.h);
+	for (int y = 0; y < src.h; ++y) {
+		const uint8_t* row = src.data + size_t(y) * src.stride;
+		uint8_t* out = &g.px[size_t(y) * src.w];
+		if (invert)
+			for (int x = 0; x < src.w; ++x) out[x] = uint8_t(255 - row[x]);
+		else
+			std::memcpy(out, row, size_t(src.w));
+	}
+	return g;
+}
+
+// One pass over an image (src), appending to acc (coordinates in src space). The image is read
+// where it lies; a private copy is made only once a linear symbol has to be masked.
+void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSymbols, std::vector<Found>& acc)
+{
+	ImageView iv(src.data, src.w, src.h, ImageFormat::Lum, src.stride);
 	size_t start = acc.size();
 
 	BarcodeFormats mat = MatrixZX(want);
@@ -265,11 +289,10 @@ void DecodePass(const Gray& img, const ck_options& o, uint32_t want, int maxSymb
 		auto h = BaseHints(o);
 		h.setFormats(lin).setMaxNumberOfSymbols(1); // linear: exactly one symbol per call (assert-proof)
 		Gray work;                                  // lazily made private copy for masking
-		const Gray* cur = &img;
+		bool masked = false;
 		int attempts = 0;
 		while (int(acc.size() - start) < maxSymbols && attempts++ < 2 * maxSymbols + 2) {
-			ImageView v(cur->px.data(), cur->w, cur->h, ImageFormat::Lum);
-			auto rs = ReadBarcodes(v, h);
+			auto rs = ReadBarcodes(masked ? ImageView(work.px.data(), work.w, work.h, ImageFormat::Lum) : iv, h);
 			if (rs.empty() || !rs.front().isValid()) break;
 			const Result& r = rs.front();
 			Found f;
@@ -280,7 +303,7 @@ void DecodePass(const Gray& img, const ck_options& o, uint32_t want, int maxSymb
 			if (keep) AddUnique(acc, std::move(f));
 			if (keep && acc.size() == before) break; // the mask did not erase it: no progress
 			if (int(acc.size() - start) >= maxSymbols) break;
-			if (cur == &img) { work = img; cur = &work; }
+			if (!masked) { work = Copy(src, false); masked = true; }
 			MaskLinear(work, q);
 		}
 	}
@@ -329,16 +352,12 @@ int ck_decode_gray(const uint8_t* data, int32_t width, int32_t height, int32_t r
 	std::vector<Found> acc;
 	try {
 		if (rw > 0 && rh > 0) {
-			Gray img; // contiguous copy of the ROI (also normalizes the row stride)
-			img.w = rw, img.h = rh;
-			img.px.resize(size_t(rw) * rh);
-			for (int y = 0; y < rh; ++y)
-				std::memcpy(&img.px[size_t(y) * rw], data + size_t(ry + y) * row_stride + rx, size_t(rw));
-			DecodePass(img, o, want, maxSymbols, acc);
+			Source roi{data + size_t(ry) * row_stride + rx, rw, rh, row_stride}; // read in place
+			DecodePass(roi, o, want, maxSymbols, acc);
 			if (o.try_invert && int(acc.size()) < maxSymbols) {
-				for (auto& p : img.px) p = uint8_t(255 - p);
+				Gray inverted = Copy(roi, true);
 				std::vector<Found> inv;
-				DecodePass(img, o, want, maxSymbols - int(acc.size()), inv);
+				DecodePass(Source{inverted.px.data(), inverted.w, inverted.h, inverted.w}, o, want, maxSymbols - int(acc.size()), inv);
 				for (auto& f : inv)
 					if (int(acc.size()) < maxSymbols) AddUnique(acc, std::move(f));
 			}
