@@ -45,9 +45,11 @@ final class FrameDetector: Sendable {
         guard let (layout, reader, faceDetector) = prepared else { return }
         let width = layout.width, height = layout.height
         let region = BarcodeReader.Region(rect, width: width, height: height)
-        guard let (codes, faces) = try? sample.withBytes({ bytes in
-            (reader?.read(bytes, width: width, height: height, rowStride: layout.bytesPerRow[0], region: region) ?? [],
-             faceDetector?.detect(bytes, width: width, height: height, rowStride: layout.bytesPerRow[0], passes: facePasses) ?? [])
+        // The plane as mapped, honouring a driver's row padding (video meta) over the caps' layout.
+        guard let (codes, faces) = try? sample.withPlanes({ planes in
+            let plane = planes[0]
+            return (reader?.read(plane.bytes, width: width, height: height, rowStride: plane.bytesPerRow, region: region) ?? [],
+                    faceDetector?.detect(plane.bytes, width: width, height: height, rowStride: plane.bytesPerRow, passes: facePasses) ?? [])
         }) else { return }
         let time = CaptureTime(nanoseconds: pts)
         let objects: [any MetadataObject] = memory.withLock { memory in
