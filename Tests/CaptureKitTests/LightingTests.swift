@@ -133,3 +133,27 @@ struct LightingTests {
         _ = try await rig.live.frames(until: { !device.isVideoHDREnabled }, minimum: 3, "offset \(device.exposureTargetOffset)")
     }
 }
+
+@Suite("Auto torch", .serialized)
+struct AutoTorchTests {
+    @Test("auto torch lights when auto exposure runs out in a dark scene, and goes out when the light comes back")
+    func autoTorch() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        var live = try await LiveFrames(device: device)
+        defer { live.stop() }
+        try device.lockForConfiguration()
+        defer {
+            try? device.setTorchMode(.off)
+            device.unlockForConfiguration()
+        }
+        #expect(device.isTorchModeSupported(.auto))
+        try device.setTorchMode(.auto)
+        for _ in 0..<5 { try await live.next() }
+        #expect(!device.isTorchActive, "a normally lit scene")
+        device.setVirtualSceneLight(ev: -7)
+        _ = try await live.frames(until: { device.isTorchActive }, "offset \(device.exposureTargetOffset) ISO \(device.iso)")
+        #expect(device.torchMode == .auto && device.torchLevel == 1)
+        device.setVirtualSceneLight(ev: 0)
+        _ = try await live.frames(until: { !device.isTorchActive }, "exposure \(device.exposureDuration) ISO \(device.iso)")
+    }
+}

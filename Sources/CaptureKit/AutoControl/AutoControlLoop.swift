@@ -114,6 +114,12 @@ final class AutoControlLoop: Sendable {
             return
         }
         if loop.exposureSettle > 0 { loop.exposureSettle -= 1; return }
+        // Auto torch goes out once the exposure has room for the light it adds (+1 EV) and more.
+        let product = settings.duration.seconds * Double(settings.iso)
+        if settings.torchMode == .auto && settings.torchLevel > 0
+            && product * 2.5 < limits.duration.upperBound * min(limits.iso.upperBound, Double(LowLightState.unboostedMaxISO)) {
+            update.torchLevel = 0
+        }
         // Automatic HDR (virtual camera) ends once the exposure is a stop above its shortest.
         if isVirtual && settings.hdrAutomatic && settings.hdrEnabled
             && settings.duration.seconds * Double(settings.iso) > 2 * limits.duration.lowerBound * limits.iso.lowerBound {
@@ -133,6 +139,8 @@ final class AutoControlLoop: Sendable {
             // scene is too bright for the shortest exposure.
             if settings.isAdjustingExposure { update.isAdjustingExposure = false }
             if isVirtual && settings.hdrAutomatic && !settings.hdrEnabled && offset > 2 * AutoExposure.tolerance { update.hdr = true }
+            // Auto torch: lit when the longest exposure is still over 1 EV short.
+            if settings.torchMode == .auto && settings.torchLevel == 0 && offset < -1 { update.torchLevel = CaptureDevice.maxAvailableTorchLevel }
             return
         }
         update.exposure = (duration, next.iso)
@@ -254,14 +262,19 @@ final class AutoControlLoop: Sendable {
                 state.hdr.isEnabled = hdr
                 changed = true
             }
+            if let level = update.torchLevel, state.torch.mode == .auto {
+                state.torch.level = level
+                changed = true
+            }
             if changed && virtual { state.sensor.changed(notifying: nil) }
         }
-        guard !virtual, update.exposure != nil || update.gains != nil || update.lensPosition != nil else { return }
+        guard !virtual, update.exposure != nil || update.gains != nil || update.lensPosition != nil || update.torchLevel != nil else { return }
         let device = device
         CaptureDevice.loopWrites.async {
             if let exposure = update.exposure { _ = try? device.writeV4L2Exposure(duration: exposure.duration, iso: exposure.iso) }
             if let gains = update.gains { _ = try? device.writeV4L2Gains(gains) }
             if let lens = update.lensPosition { _ = try? device.writeV4L2Lens(lens) }
+            if let level = update.torchLevel { device.writeV4L2Torch(level: level) }
         }
     }
 }
@@ -292,6 +305,8 @@ struct LoopSettings {
     var hdrAutomatic: Bool
     var hdrEnabled: Bool
     var flashFiring: Bool
+    var torchMode: CaptureDevice.TorchMode
+    var torchLevel: Float
 
     init(_ state: CaptureDevice.DeviceState) {
         generation = state.sensor.generation
@@ -320,6 +335,8 @@ struct LoopSettings {
         hdrAutomatic = state.hdr.isAutomatic
         hdrEnabled = state.hdr.isEnabled
         flashFiring = state.flash.isFiring
+        torchMode = state.torch.mode
+        torchLevel = state.torch.level
     }
 }
 
@@ -340,10 +357,11 @@ struct LoopUpdate {
     var focusMode: CaptureDevice.FocusMode?
     var lowLightBoost: Bool?
     var hdr: Bool?
+    var torchLevel: Float?
 
     var changesState: Bool {
         targetOffset != nil || grayWorld != nil || exposure != nil || gains != nil || lensPosition != nil
             || isAdjustingExposure != nil || isAdjustingWhiteBalance != nil || isAdjustingFocus != nil || exposureMode != nil
-            || whiteBalanceMode != nil || focusMode != nil || lowLightBoost != nil || hdr != nil
+            || whiteBalanceMode != nil || focusMode != nil || lowLightBoost != nil || hdr != nil || torchLevel != nil
     }
 }

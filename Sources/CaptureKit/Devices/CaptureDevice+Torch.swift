@@ -17,8 +17,13 @@ extension CaptureDevice {
     /// Whether the torch is lit.
     public var isTorchActive: Bool { readState { $0.torch.level > 0 } }
 
-    /// Whether the torch offers `mode` (auto needs a light meter: not yet).
-    public func isTorchModeSupported(_ mode: TorchMode) -> Bool { hasTorch && mode != .auto }
+    /// Whether the torch offers `mode`: all three where there is a torch. Auto lights it when
+    /// auto exposure runs out of exposure more than 1 EV short of its target, and puts it out
+    /// once the scene would be reachable without it (CaptureKit's exposure loop decides, so
+    /// auto needs the virtual camera or a V4L2 camera the loop drives).
+    public func isTorchModeSupported(_ mode: TorchMode) -> Bool {
+        hasTorch && (mode != .auto || runsExposureLoop)
+    }
 
     /// The torch mode.
     public var torchMode: TorchMode {
@@ -47,6 +52,17 @@ extension CaptureDevice {
         // led_mode=0 ("None"), or the torch intensity at its minimum.
         for use in v4l2Mapping?[.torch].uses ?? [] {
             try setV4L2Control(use.name, to: use.setting != nil ? 0 : use.control.minimum)
+        }
+    }
+
+    /// Lights or puts out a V4L2 torch for auto torch (from the exposure loop's write queue).
+    func writeV4L2Torch(level: Float) {
+        if level > 0 {
+            _ = try? writeV4L2(.torch) { use in
+                V4L2ControlMapping.snap(Double(use.control.minimum) + Double(level) * Double(use.control.maximum - use.control.minimum), to: use.control)
+            }
+        } else {
+            for use in v4l2Mapping?[.torch].uses ?? [] { try? writeV4L2Control(use.name, to: use.setting != nil ? 0 : use.control.minimum) }
         }
     }
 
