@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End to end on a real V4L2 driver (vivid) inside ../shared/v4l2vm (not part of `make test`:
 # it boots a VM, ~15 s a run). Usage, from the checkout:
-#   V4L2VM_EXTRA_PACKAGES=libexif12 ../shared/v4l2vm/v4l2vm build   # once, as root (the guest needs libexif)
+#   V4L2VM_EXTRA_PACKAGES="libexif12 libzxing2 libopencv-objdetect406 libopencv-imgproc406 libopencv-core406" \
+#     ../shared/v4l2vm/v4l2vm build   # once, as root (the guest needs libexif, zxing-cpp and OpenCV)
 #   swift build --build-tests && scripts/v4l2vm-e2e.sh
 # Inside the guest (V4L2VM=1) it lists devices, snaps a 640x480 still from vivid and checks it.
 set -euo pipefail
@@ -20,6 +21,10 @@ $capture snap -d 0 --preset vga640x480 -o "$out/vivid.jpg" --verbose
 head -c 2 "$out/vivid.jpg" | od -An -tx1 | grep -q 'ff d8' || { echo "not a JPEG"; exit 1; }
 if command -v gst-discoverer-1.0 >/dev/null; then gst-discoverer-1.0 "$out/vivid.jpg" | grep -i 'width\|height' || true; fi
 ls -l "$out/vivid.jpg"
+echo "== capture scan -d 0 --timeout 2 (the metadata branch on vivid's frames: no code in its pattern, exit 1)"
+set +e; $capture scan -d 0 --timeout 2 --verbose 2>"$out/scan.err"; status=$?; set -e
+grep -o 'appsink name=output0_sink' "$out/scan.err" | head -1
+[ "$status" = 1 ] || { echo "capture scan exited $status"; cat "$out/scan.err"; exit 1; }
 echo "== capture controls -d 0"
 $capture controls -d 0 > "$out/controls.txt"
 head -40 "$out/controls.txt"
