@@ -3,6 +3,7 @@
 //
 // Every entry point catches everything: no C++ exception crosses the C boundary.
 #include "ck_faces.h"
+#include "ck_faces_impl.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/version.hpp>
@@ -130,7 +131,7 @@ std::vector<Hit> Merge(std::vector<Hit> hits)
 
 extern "C" {
 
-int ck_faces_open(const char* cascade_dir, ck_face_detector** out)
+int ck_faces_impl_open(const char* cascade_dir, ck_face_detector** out)
 {
 	if (!out) return CK_FACES_E_ARGUMENT;
 	*out = nullptr;
@@ -162,13 +163,13 @@ int ck_faces_open(const char* cascade_dir, ck_face_detector** out)
 	return CK_FACES_OK;
 }
 
-uint32_t ck_faces_passes(const ck_face_detector* d)
+uint32_t ck_faces_impl_passes(const ck_face_detector* d)
 {
 	if (!d) return 0;
 	return CK_FACES_PASS_FRONTAL | CK_FACES_PASS_ROLL | (d->hasProfile ? CK_FACES_PASS_PROFILE : 0u);
 }
 
-int ck_faces_detect(ck_face_detector* d, const uint8_t* gray, int32_t width, int32_t height, int32_t row_stride,
+int ck_faces_impl_detect(ck_face_detector* d, const uint8_t* gray, int32_t width, int32_t height, int32_t row_stride,
                     int32_t min_size, uint32_t passes, ck_face_results** out)
 {
 	if (!out) return CK_FACES_E_ARGUMENT;
@@ -242,9 +243,9 @@ int ck_faces_detect(ck_face_detector* d, const uint8_t* gray, int32_t width, int
 	return CK_FACES_OK;
 }
 
-void ck_face_results_free(ck_face_results* r) { std::free(r); }
+void ck_faces_impl_results_free(ck_face_results* r) { std::free(r); }
 
-void ck_faces_close(ck_face_detector* d)
+void ck_faces_impl_close(ck_face_detector* d)
 {
 	try {
 		delete d;
@@ -252,6 +253,6 @@ void ck_faces_close(ck_face_detector* d)
 	}
 }
 
-const char* ck_faces_opencv_version(void) { return CV_VERSION; }
+const char* ck_faces_impl_opencv_version(void) { return CV_VERSION; }
 
 } // extern "C"

@@ -1,4 +1,4 @@
-import CFaces
+import CFacesLoader
 import Synchronization
 
 /// Finds faces in 8-bit gray images with OpenCV's Haar cascades (Debian's OpenCV 4.6 and the

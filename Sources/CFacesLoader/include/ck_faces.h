@@ -53,6 +53,7 @@ typedef struct ck_face_results {
 #define CK_FACES_E_NOMEM     (-2)
 #define CK_FACES_E_INTERNAL  (-3) /* a C++ exception escaped from OpenCV (caught here) */
 #define CK_FACES_E_CASCADE   (-4) /* the frontal cascade is missing or unreadable */
+#define CK_FACES_E_LIBRARY   (-5) /* libCaptureKitFaces.so (OpenCV) could not be loaded */
 
 /*
  * Load the cascades from cascade_dir: Debian's "/usr/share/opencv4" (opencv-data), i.e. a
@@ -89,8 +90,13 @@ void ck_face_results_free(ck_face_results* results);
 /* Release a detector (NULL is fine). */
 void ck_faces_close(ck_face_detector* detector);
 
-/* Version of the OpenCV library this shim was built against, e.g. "4.6.0". */
+/* Version of the OpenCV library this shim was built against, e.g. "4.6.0"; "" when the face
+ * library cannot be loaded. */
 const char* ck_faces_opencv_version(void);
+
+/* Whether libCaptureKitFaces.so is loaded, loading it on first use: it sits beside the running
+ * executable or test bundle (SwiftPM's build folder), or where CAPTUREKIT_FACES_LIBRARY says. */
+bool ck_faces_library_loaded(void);
 
 #ifdef __cplusplus
 }
