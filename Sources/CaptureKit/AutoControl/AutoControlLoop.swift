@@ -20,6 +20,9 @@ final class AutoControlLoop: Sendable {
     private let device: CaptureDevice
     private let meter: FrameMeter
     private let isVirtual: Bool
+    /// What CaptureKit drives on this device (fixed by its controls): read once, not per frame.
+    private let runsExposure: Bool, runsWhiteBalance: Bool
+    private let searchesFocus: (autoFocus: Bool, continuous: Bool)
     /// What auto exposure may use: the device's limits, durations at most one frame long.
     private let limits: (duration: ClosedRange<Double>, iso: ClosedRange<Double>)
     private let state: Mutex<LoopState>
@@ -50,6 +53,9 @@ final class AutoControlLoop: Sendable {
         self.targetLuma = targetLuma
         isVirtual = device.source == .virtual
         settleFrames = isVirtual ? 1 : 3
+        runsExposure = device.runsExposureLoop
+        runsWhiteBalance = device.runsWhiteBalanceLoop
+        searchesFocus = (device.searchesFocus(for: .autoFocus), device.searchesFocus(for: .continuousAutoFocus))
         let deviceLimits = device.exposureLimits
         let frame = 1 / max(device.activeFrameRate, 1)
         if deviceLimits.duration.upperBound > 0 {
@@ -77,8 +83,8 @@ final class AutoControlLoop: Sendable {
         state.withLock { loop in
             meterExposure(stats, settings, &update)
             meterWhiteBalance(stats, settings, &update)
-            if device.runsExposureLoop { stepExposure(settings, &loop, &update) }
-            if device.runsWhiteBalanceLoop { stepWhiteBalance(settings, &loop, &update) }
+            if runsExposure { stepExposure(settings, &loop, &update) }
+            if runsWhiteBalance { stepWhiteBalance(settings, &loop, &update) }
             stepFocus(stats, settings, &loop, &update)
         }
         apply(update, settings)
@@ -94,7 +100,7 @@ final class AutoControlLoop: Sendable {
     }
 
     private func meterWhiteBalance(_ stats: FrameStatistics, _ settings: LoopSettings, _ update: inout LoopUpdate) {
-        let applied = device.runsWhiteBalanceLoop ? settings.gains : .init(redGain: 1, greenGain: 1, blueGain: 1)
+        let applied = runsWhiteBalance ? settings.gains : .init(redGain: 1, greenGain: 1, blueGain: 1)
         let grayWorld = AutoWhiteBalance.grayWorld(red: stats.red, green: stats.green, blue: stats.blue,
                                                    appliedGains: applied, maxGain: WhiteBalanceState.maxGain)
         if !AutoWhiteBalance.isBalanced(grayWorld, target: settings.grayWorld, tolerance: 0.002) { update.grayWorld = grayWorld }
@@ -167,7 +173,12 @@ final class AutoControlLoop: Sendable {
     }
 
     private func stepFocus(_ stats: FrameStatistics, _ settings: LoopSettings, _ loop: inout LoopState, _ update: inout LoopUpdate) {
-        guard device.searchesFocus(for: settings.focusMode) else {
+        let searches = switch settings.focusMode {
+        case .locked: false
+        case .autoFocus: searchesFocus.autoFocus
+        case .continuousAutoFocus: searchesFocus.continuous
+        }
+        guard searches else {
             loop.search = nil
             loop.lensTarget = nil
             loop.focusRequest = settings.searchRequest
@@ -274,7 +285,7 @@ final class AutoControlLoop: Sendable {
             if let exposure = update.exposure { _ = try? device.writeV4L2Exposure(duration: exposure.duration, iso: exposure.iso) }
             if let gains = update.gains { _ = try? device.writeV4L2Gains(gains) }
             if let lens = update.lensPosition { _ = try? device.writeV4L2Lens(lens) }
-            if let level = update.torchLevel { device.writeV4L2Torch(level: level) }
+            if let level = update.torchLevel { try? device.writeV4L2Torch(level: level) }
         }
     }
 }

@@ -30,9 +30,11 @@ extension CaptureDevice {
         self.init(sharing: device)
     }
 
-    /// A device by uniqueID, localized name, index in `devices()`, or "virtual" / "virtual-front".
+    /// A device by uniqueID, localized name, index in `devices()`, "virtual" / "virtual-front",
+    /// or "default" (`default(for: .video)`, else the virtual back camera).
     public static func find(_ reference: String) throws(CaptureError) -> CaptureDevice {
         switch reference {
+        case "default": return `default`(for: .video) ?? VirtualCamera.back
         case "virtual", "virtual-back", VirtualCamera.back.uniqueID: return VirtualCamera.back
         case "virtual-front", VirtualCamera.front.uniqueID: return VirtualCamera.front
         default: break

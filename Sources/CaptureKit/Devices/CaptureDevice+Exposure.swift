@@ -92,7 +92,7 @@ extension CaptureDevice {
         }
         withState { state in
             state.exposure.mode = mode
-            state.exposure.isAdjusting = mode == .autoExpose || mode == .continuousAutoExposure ? state.exposure.isAdjusting : false
+            if mode == .locked { state.exposure.isAdjusting = false }
         }
     }
 

@@ -24,9 +24,8 @@ extension CaptureDevice {
         guard isLowLightBoostSupported else { throw .unsupported(feature: "low-light boost", device: uniqueID) }
         // exposure_dynamic_framerate=1 (or backlight_compensation at its maximum), else the
         // controls' defaults.
-        if allowed, v4l2Mapping != nil { try writeV4L2(.lowLightBoost) }
-        for use in v4l2Mapping?[.lowLightBoost].uses ?? [] where !allowed {
-            try setV4L2Control(use.name, to: use.control.defaultValue)
+        if v4l2Mapping != nil {
+            if allowed { try writeV4L2(.lowLightBoost) } else { try writeV4L2(resetting: .lowLightBoost) { $0.control.defaultValue } }
         }
         withState { state in
             state.lowLight.isAllowed = allowed

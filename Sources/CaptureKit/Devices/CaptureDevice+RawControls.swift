@@ -12,21 +12,7 @@ extension CaptureDevice {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             throw .invalidSetting(name: "V4L2 control name", value: name, valid: "a name as v4l2-ctl -L prints it, e.g. brightness")
         }
-        try writeV4L2Control(name, to: value)
-    }
-
-    /// Writes one V4L2 control without the lock: CaptureKit's own writes (auto torch).
-    func writeV4L2Control(_ name: String, to value: Int64) throws(CaptureError) {
-        let live = withState { state -> Element? in
-            state.v4l2Controls[name] = value
-            return state.liveSource
-        }
-        guard let live else { return }
-        do {
-            try live.set("extra-controls", "c,\(name)=\(value)")
-        } catch {
-            throw .pipelineFailed(element: live.name, message: error.description)
-        }
+        try writeV4L2Controls([(name, value)])
     }
 
     /// The V4L2 controls set with `setV4L2Control`, as v4l2src's `extra-controls` value.

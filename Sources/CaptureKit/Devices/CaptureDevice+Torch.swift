@@ -49,20 +49,20 @@ extension CaptureDevice {
             state.torch = TorchState(mode: mode, level: 0)
             state.sensor.changed(notifying: nil)
         }
-        // led_mode=0 ("None"), or the torch intensity at its minimum.
-        for use in v4l2Mapping?[.torch].uses ?? [] {
-            try setV4L2Control(use.name, to: use.setting != nil ? 0 : use.control.minimum)
-        }
+        try writeV4L2Torch(level: 0)
     }
 
-    /// Lights or puts out a V4L2 torch for auto torch (from the exposure loop's write queue).
-    func writeV4L2Torch(level: Float) {
+    /// Lights a V4L2 torch at `level` (led_mode=2 "Torch", intensity_torch_mode scaled over its
+    /// range) or puts it out (led_mode=0 "None", the intensity at its minimum).
+    func writeV4L2Torch(level: Float) throws(CaptureError) {
+        guard v4l2Mapping != nil else { return }
+        func intensity(_ use: V4L2ControlMapping.ControlUse) -> Int64 {
+            V4L2ControlMapping.snap(Double(use.control.minimum) + Double(level) * Double(use.control.maximum - use.control.minimum), to: use.control)
+        }
         if level > 0 {
-            _ = try? writeV4L2(.torch) { use in
-                V4L2ControlMapping.snap(Double(use.control.minimum) + Double(level) * Double(use.control.maximum - use.control.minimum), to: use.control)
-            }
+            try writeV4L2(.torch, value: intensity)
         } else {
-            for use in v4l2Mapping?[.torch].uses ?? [] { try? writeV4L2Control(use.name, to: use.setting != nil ? 0 : use.control.minimum) }
+            try writeV4L2(resetting: .torch) { $0.setting != nil ? 0 : $0.control.minimum }
         }
     }
 
@@ -79,12 +79,7 @@ extension CaptureDevice {
             state.torch = TorchState(mode: .on, level: level)
             state.sensor.changed(notifying: nil)
         }
-        // led_mode=2 ("Torch"), intensity_torch_mode scaled over its range.
-        if v4l2Mapping != nil {
-            try writeV4L2(.torch) { use in
-                V4L2ControlMapping.snap(Double(use.control.minimum) + Double(level) * Double(use.control.maximum - use.control.minimum), to: use.control)
-            }
-        }
+        try writeV4L2Torch(level: level)
     }
 }
 

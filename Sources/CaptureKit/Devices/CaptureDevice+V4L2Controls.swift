@@ -17,11 +17,20 @@ extension CaptureDevice {
         guard let mapping = v4l2Mapping, case .device(let uses) = mapping[capability] else {
             throw .unsupported(feature: "\(capability)", device: uniqueID)
         }
-        var pairs: [(String, Int64)] = []
-        for use in uses {
-            guard let setting = use.setting ?? value(use) else { continue }
-            pairs.append((use.name, setting))
-        }
+        return try writeV4L2Controls(uses.compactMap { use in (use.setting ?? value(use)).map { (use.name, $0) } })
+    }
+
+    /// Writes every control of `capability` with `value(use)`, its mode settings included: the
+    /// way back out of a mode (led_mode=0, a control's default).
+    func writeV4L2(resetting capability: V4L2ControlMapping.Capability,
+                   to value: (V4L2ControlMapping.ControlUse) -> Int64) throws(CaptureError) {
+        try writeV4L2Controls((v4l2Mapping?[capability].uses ?? []).map { ($0.name, value($0)) })
+    }
+
+    /// Records V4L2 controls by name for the next start and writes them to the running source at
+    /// once; no lock needed (callers check it where users call).
+    @discardableResult
+    func writeV4L2Controls(_ pairs: [(String, Int64)]) throws(CaptureError) -> CaptureTime? {
         let live = withState { state -> Element? in
             for (name, setting) in pairs { state.v4l2Controls[name] = setting }
             return state.liveSource

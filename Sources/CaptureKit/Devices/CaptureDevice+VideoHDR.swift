@@ -31,9 +31,7 @@ extension CaptureDevice {
                                   valid: "any value once automaticallyAdjustsVideoHDREnabled is false")
         }
         if v4l2Mapping != nil {
-            if enabled { try writeV4L2(.videoHDR) } else {
-                for use in v4l2Mapping?[.videoHDR].uses ?? [] { try setV4L2Control(use.name, to: 0) }
-            }
+            if enabled { try writeV4L2(.videoHDR) } else { try writeV4L2(resetting: .videoHDR) { _ in 0 } }
         }
         setHDR(enabled)
     }

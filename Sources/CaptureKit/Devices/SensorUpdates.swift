@@ -15,6 +15,7 @@ struct SensorUpdates {
 
     /// Takes the handlers satisfied by a frame painted with settings of `generation`.
     mutating func take(upTo generation: Int) -> [@Sendable (CaptureTime) -> Void] {
+        guard !waiting.isEmpty else { return [] }
         let ready = waiting.filter { $0.generation <= generation }.map(\.handler)
         waiting.removeAll { $0.generation <= generation }
         return ready
@@ -25,7 +26,8 @@ extension CaptureDevice {
     /// Called by the sensor on the first frame painted with settings `generation`: completion
     /// handlers get that frame's presentation time, on the device callback queue.
     func sensorApplied(generation: Int, at time: CaptureTime) {
-        let ready = withState { $0.sensor.take(upTo: generation) }
+        // No observable property changes here: the lock alone, called on every V4L2 frame.
+        let ready = state.withLock { $0.sensor.take(upTo: generation) }
         guard !ready.isEmpty else { return }
         CaptureDevice.callbacks.async { for handler in ready { handler(time) } }
     }

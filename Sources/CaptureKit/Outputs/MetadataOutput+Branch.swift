@@ -44,12 +44,3 @@ extension MetadataOutput {
         queue.async { delegate.metadataOutput(self, didOutput: objects, from: connection) }
     }
 }
-
-extension BarcodeReader.Region {
-    /// A normalised rect of a `width` x `height` frame in pixels; nil for the whole frame.
-    init?(_ rect: CGRect, width: Int, height: Int) {
-        guard rect != CGRect(x: 0, y: 0, width: 1, height: 1) else { return nil }
-        self.init(x: Int((rect.minX * Double(width)).rounded(.down)), y: Int((rect.minY * Double(height)).rounded(.down)),
-                  width: Int((rect.width * Double(width)).rounded(.up)), height: Int((rect.height * Double(height)).rounded(.up)))
-    }
-}

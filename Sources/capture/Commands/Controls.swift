@@ -20,9 +20,7 @@ struct Controls: AsyncParsableCommand {
 
     func run() async throws {
         global.bootstrapLogging()
-        let camera = try device == "default"
-            ? (CaptureDevice.default(for: .video) ?? CaptureDevice.find("virtual"))
-            : CaptureDevice.find(device)
+        let camera = try CaptureDevice.find(device)
         if !settings.isEmpty {
             var options = try ControlOptions.parse([])
             for setting in settings where setting.rawValue == nil { try setting.apply(to: &options) }

@@ -71,10 +71,7 @@ struct Scan: AsyncParsableCommand {
     }
 
     private func scanDevice(types: [MetadataObjectType], rect: CGRect, printer: inout ScanPrinter) async throws {
-        let reference = device ?? "default"
-        let camera = try reference == "default"
-            ? (CaptureDevice.default(for: .video) ?? CaptureDevice.find("virtual"))
-            : CaptureDevice.find(reference)
+        let camera = try CaptureDevice.find(device ?? "default")
         let session = CaptureSession()
         let output = MetadataOutput()
         try session.addInput(CaptureDeviceInput(device: camera))

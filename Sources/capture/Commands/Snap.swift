@@ -42,9 +42,7 @@ struct Snap: AsyncParsableCommand {
 
     func run() async throws {
         global.bootstrapLogging()
-        let camera = try device == "default"
-            ? (CaptureDevice.default(for: .video) ?? CaptureDevice.find("virtual"))
-            : CaptureDevice.find(device)
+        let camera = try CaptureDevice.find(device)
         let session = CaptureSession()
         let still = StillImageOutput()
         try still.setOutputSettings(format.settings(quality: quality))
