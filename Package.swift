@@ -73,7 +73,9 @@ let package = Package(
         .executableTarget(name: "FrameStatsExample", dependencies: ["CaptureKit"], path: "Examples/FrameStats"),
         .testTarget(name: "GStreamerSwiftTests", dependencies: ["GStreamerSwift"]),
         .testTarget(name: "DetectorsTests", dependencies: ["Detectors"]),
-        .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "GStreamerSwift"]),
+        // Fixtures/v4l2: real webcams' recorded control tables, inside the repository so a clone
+        // alone passes its tests.
+        .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "GStreamerSwift"], resources: [.copy("Fixtures")]),
         // Runs the built `capture` command and examples as a user would.
         .testTarget(name: "CaptureCommandTests"),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "CaptureKit"], exclude: ["Golden"]),

@@ -104,24 +104,75 @@ struct CaptureCommandTests {
         #expect(try paths.map { try exif(URL(fileURLWithPath: $0), "ExposureCompensation") } == ["-2", "0", "2"])
     }
 
-    @Test("controls lists the device's controls, and --set changes them on a running session")
+    @Test("controls --json is data keyed by AVFoundation's names; --set takes those names on a running session")
     func controls() throws {
         let listed = try launch("capture", ["controls", "-d", "virtual", "--json"])
         #expect(listed.status == 0, "\(listed.error)")
-        let object = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any]
-        let names = (object?["controls"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-        #expect(names == ["exposure", "lensAperture", "focus", "whiteBalance", "videoZoomFactor", "torch"])
-        let set = try launch("capture", ["controls", "-d", "virtual", "--set", "iso=400", "--set", "wb=5000"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])
+        #expect(report["serializationVersion"] as? Int == 1)
+        #expect(Set(report.keys) == ["serializationVersion", "uniqueID", "localizedName", "focusMode", "lensPosition", "exposureMode",
+                                     "exposureDuration", "iso", "exposureTargetBias", "exposureTargetOffset", "whiteBalanceMode",
+                                     "deviceWhiteBalanceGains", "temperature", "tint", "videoZoomFactor", "torchMode", "torchLevel",
+                                     "flashMode", "activeFormat"], "no v4l2Controls on the virtual camera")
+        func field(_ name: String) -> [String: Any] { report[name] as? [String: Any] ?? [:] }
+        #expect(field("exposureDuration")["unit"] as? String == "s")
+        #expect(field("exposureDuration")["min"] as? Double == 0.000125)
+        #expect(field("iso")["min"] as? Double == 50 && field("iso")["max"] as? Double == 3200)
+        #expect(field("exposureTargetBias")["unit"] as? String == "EV")
+        #expect(field("focusMode")["value"] as? String == "continuousAutoFocus")
+        #expect(field("focusMode")["supported"] as? [String] == ["locked", "autoFocus", "continuousAutoFocus"])
+        #expect(field("activeFormat")["width"] as? Int == 1920 && field("activeFormat")["pixelFormat"] as? String == "bgra")
+        #expect(field("deviceWhiteBalanceGains")["red"] is Double)
+
+        let set = try launch("capture", ["controls", "-d", "virtual", "--json", "--set", "iso=400", "--set", "exposureTargetBias=-1",
+                                         "--set", "deviceWhiteBalanceGains=1,1.5,2", "--set", "lensPosition=0.25",
+                                         "--set", "videoZoomFactor=2", "--set", "torchLevel=0.5", "--set", "flashMode=auto"])
         #expect(set.status == 0, "\(set.error)")
-        #expect(set.output.contains("ISO 400  mode custom"))
-        #expect(set.output.contains("(5000 K, tint 0)  mode locked"))
-        #expect(try launch("capture", ["controls", "--set", "volume=loud"]).status == 2)
+        let changed = try #require(try JSONSerialization.jsonObject(with: Data(set.output.utf8)) as? [String: Any])
+        func value(_ name: String) -> Any? { (changed[name] as? [String: Any])?["value"] }
+        #expect(value("iso") as? Double == 400 && value("exposureMode") as? String == "custom")
+        #expect(value("exposureTargetBias") as? Double == -1)
+        let gains = changed["deviceWhiteBalanceGains"] as? [String: Any]
+        #expect(gains?["green"] as? Double == 1.5 && gains?["blue"] as? Double == 2 && value("whiteBalanceMode") as? String == "locked")
+        #expect(value("lensPosition") as? Double == 0.25 && value("focusMode") as? String == "locked")
+        #expect(value("videoZoomFactor") as? Double == 2)
+        #expect(value("torchLevel") as? Double == 0.5 && value("torchMode") as? String == "on")
+        #expect(value("flashMode") as? String == "auto")
+
+        // The terminal listing stays, and the `capture snap` option names still work.
+        let human = try launch("capture", ["controls", "-d", "virtual", "--set", "iso=400", "--set", "wb=5000"])
+        #expect(human.status == 0, "\(human.error)")
+        #expect(human.output.contains("ISO 400  mode custom"))
+        #expect(human.output.contains("(5000 K, tint 0)  mode locked"))
+        let volume = try launch("capture", ["controls", "--set", "volume=loud"])
+        #expect(volume.status == 2 && volume.error.contains("'volume' is none of focusMode, lensPosition"), "\(volume.error)")
+        let mode = try launch("capture", ["controls", "--set", "focusMode=sharp"])
+        #expect(mode.status == 2 && mode.error.contains("'sharp' is not a valid focusMode; use one of locked, autoFocus"), "\(mode.error)")
         let raw = try launch("capture", ["controls", "-d", "virtual", "--set", "brightness=200"])
         #expect(raw.status == 1)
         #expect(raw.error.contains("'virtual:back' does not support V4L2 control 'brightness'"))
         let outOfRange = try launch("capture", ["controls", "-d", "virtual", "--set", "lens=3"])
         #expect(outOfRange.status == 1)
         #expect(outOfRange.error.contains("lens position 3.0 is out of range 0.0...1.0"))
+    }
+
+    @Test("options whose value may start with '-' take it as documented: --bracket -2,0,2, --ev -1")
+    func negativeValues() throws {
+        let directory = try scratchDirectory()
+        let result = try launch("capture", ["snap", "-d", "virtual", "--preset", "cif352x288", "--bracket", "-2,0,2",
+                                            "-o", directory.appendingPathComponent("b.jpg").path])
+        #expect(result.status == 0, "\(result.error)")
+        let paths = (1...3).map { directory.appendingPathComponent("b-\($0).jpg") }
+        #expect(try paths.map { try exif($0, "ExposureCompensation") } == ["-2", "0", "2"])
+        let file = directory.appendingPathComponent("ev.jpg")
+        let biased = try launch("capture", ["snap", "-d", "virtual", "--preset", "cif352x288", "--ev", "-1", "-o", file.path])
+        #expect(biased.status == 0, "\(biased.error)")
+        #expect(try exif(file, "ExposureCompensation") == "-1")
+        // A value out of range is reported as such, not as a missing value.
+        let quality = try launch("capture", ["snap", "-d", "virtual", "--quality", "-5", "-o", file.path])
+        #expect(quality.status == 2 && quality.error.contains("--quality -5 is out of range"), "\(quality.error)")
+        let rect = try launch("capture", ["scan", "-d", "virtual", "--rect", "-0.5,0,1,1", "--once"])
+        #expect(rect.status == 2 && rect.error.contains("-0.5"), "\(rect.error)")
     }
 
     @Test("snap --format nv12 writes the bare frame")

@@ -67,7 +67,7 @@ struct ScanCommandTests {
         #expect(face["type"] as? String == "face" && face["faceID"] as? Int == 1 && face["yaw"] as? Double == 0, "\(face)")
     }
 
-    @Test("bad types, rects and files are reported: usage errors exit 2, unreadable files 1")
+    @Test("bad types, rects and files are reported: usage errors (rects outside the unit square too) exit 2, unreadable files 1")
     func scanMisuse() throws {
         let types = try launch("capture", ["scan", "--types", "qr,smoke"])
         #expect(types.status == 2 && types.error.contains("--types"), "\(types.error)")
@@ -78,10 +78,10 @@ struct ScanCommandTests {
         let missing = try launch("capture", ["scan", "--file", "/nonexistent/x.png"])
         #expect(missing.status == 1 && missing.error.contains("/nonexistent/x.png"), "\(missing.error)")
         let nan = try launch("capture", ["scan", "--file", "x.png", "--rect", "nan,0,1,1"])
-        #expect(nan.status == 1 && nan.error.contains("rectOfInterest"), "\(nan.error)")
+        #expect(nan.status == 2 && nan.error.contains("--rect nan,0,1,1 is not a non-empty x,y,w,h within 0,0,1,1"), "\(nan.error)")
         let forever = try launch("capture", ["scan", "-d", "virtual", "--timeout", "inf"])
         #expect(forever.status == 2 && forever.error.contains("--timeout"), "\(forever.error)")
         let outside = try launch("capture", ["scan", "-d", "virtual", "--rect", "0.5,0.5,0.8,0.8", "--timeout", "1"])
-        #expect(outside.status == 1 && outside.error.contains("rectOfInterest"), "\(outside.error)")
+        #expect(outside.status == 2 && outside.error.contains("--rect 0.5,0.5,0.8,0.8 is not"), "\(outside.error)")
     }
 }

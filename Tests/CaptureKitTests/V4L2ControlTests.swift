@@ -4,15 +4,14 @@ import Testing
 @testable import CaptureKit
 
 /// V4L2 control discovery and mapping: recorded `v4l2-ctl` tables of real cameras
-/// (../shared/fixtures/v4l2, each naming its source), old control names, malformed input, and a
+/// (test resources in Fixtures/v4l2, each naming its source camera), old control names, malformed input, and a
 /// live check against the kernel's vivid driver where /dev/video0 exists (the v4l2vm guest).
 @Suite("V4L2 controls")
 struct V4L2ControlTests {
     typealias Capability = V4L2ControlMapping.Capability
 
-    /// ../shared/fixtures/v4l2, from this file: Tests/CaptureKitTests/ → package root → its parent.
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../shared/fixtures/v4l2").standardized
+    /// The recorded tables, copied into the test bundle's resources (Fixtures/v4l2).
+    static let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/v4l2")
 
     static func table(_ camera: String) throws -> V4L2ControlTable {
         let text = try String(contentsOf: fixtures.appendingPathComponent("\(camera).ctrls.txt"), encoding: .utf8)
@@ -130,7 +129,7 @@ struct V4L2ControlTests {
         ],
     ]
 
-    @Test("every fixture in ../shared/fixtures/v4l2 parses and has an expected mapping")
+    @Test("every recorded table in Fixtures/v4l2 parses and has an expected mapping")
     func everyFixtureIsCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path)
             .filter { $0.hasSuffix(".ctrls.txt") }.sorted()
@@ -138,6 +137,8 @@ struct V4L2ControlTests {
         for file in files {
             let table = try Self.table(String(file.dropLast(".ctrls.txt".count)))
             #expect(!table.controls.isEmpty, "\(file)")
+            let text = try String(contentsOf: Self.fixtures.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.hasPrefix("# Camera: ") && text.contains("\n# Source: "), "\(file) names its camera and source")
         }
     }
 

@@ -195,9 +195,11 @@ struct ExposureState {
     /// A bracket image's exposure, in force while that image is taken.
     var override: ExposureOverride?
 
-    /// The exposure frames are taken with now: the device's, or a bracket image's.
+    /// The exposure frames are taken with now: the device's, or a bracket image's. The bias is
+    /// the one the picture was exposed for (EXIF ExposureBiasValue): a bracket image's, else the
+    /// target bias while an auto mode aims at it, else 0.
     var effective: (duration: CaptureTime, iso: Float, bias: Float) {
-        override?.resolve(self) ?? (duration, iso, 0)
+        override?.resolve(self) ?? (duration, iso, mode == .continuousAutoExposure || mode == .autoExpose ? bias : 0)
     }
 
     /// A duration in microseconds; the metered one exactly when `seconds` is.

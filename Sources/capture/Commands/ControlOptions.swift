@@ -3,31 +3,31 @@ import CaptureKit
 
 /// Device controls a command can set before capturing (`capture snap`).
 struct ControlOptions: ParsableArguments {
-    @Option(help: "ISO (custom exposure), e.g. 400.")
+    @Option(parsing: .unconditional, help: "ISO (custom exposure), e.g. 400.")
     var iso: Float?
 
-    @Option(help: "Exposure duration (custom exposure): 1/60 or seconds, e.g. 0.02.")
+    @Option(parsing: .unconditional, help: "Exposure duration (custom exposure): 1/60 or seconds, e.g. 0.02.")
     var shutter: ShutterSpeed?
 
-    @Option(help: "Lens position 0.0 (near) - 1.0 (far); locks focus there.")
+    @Option(parsing: .unconditional, help: "Lens position 0.0 (near) - 1.0 (far); locks focus there.")
     var lens: Float?
 
     @Option(help: "Focus mode: auto | continuous | locked.")
     var focus: FocusOption?
 
-    @Option(help: "Zoom factor, e.g. 2 (digital zoom where the camera has no optical zoom).")
+    @Option(parsing: .unconditional, help: "Zoom factor, e.g. 2 (digital zoom where the camera has no optical zoom).")
     var zoom: Double?
 
-    @Option(help: "Torch level 0.0-1.0 (0 turns it off).")
+    @Option(parsing: .unconditional, help: "Torch level 0.0-1.0 (0 turns it off).")
     var torch: Float?
 
-    @Option(help: "Exposure target bias in EV, e.g. --ev=-1 or --ev 0.5 (auto exposure aims that much brighter).")
+    @Option(parsing: .unconditional, help: "Exposure target bias in EV, e.g. --ev -1 or --ev 0.5 (auto exposure aims that much brighter).")
     var ev: Float?
 
     @Option(help: "Flash: on | off | auto (auto fires when the scene is too dark).")
     var flash: FlashOption?
 
-    @Option(help: "White balance: auto, or TEMPERATURE[:TINT] in kelvin, e.g. 3200 or 5000:10 (locks the gains).")
+    @Option(parsing: .unconditional, help: "White balance: auto, or TEMPERATURE[:TINT] in kelvin, e.g. 3200 or 5000:10 (locks the gains).")
     var wb: WhiteBalanceOption?
 
     /// The options as CaptureKit's control settings.

@@ -10,11 +10,16 @@ struct Controls: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
     var device = "default"
 
-    @Option(name: .customLong("set"), help: "NAME=VALUE, repeatable: iso, shutter, lens, focus, zoom, torch, wb (as in 'capture snap'), or a V4L2 control by its v4l2-ctl name, e.g. brightness=200.")
+    @Option(name: .customLong("set"), parsing: .unconditionalSingleValue,
+            help: "NAME=VALUE, repeatable, applied in order: a name from --json (iso=400, exposureDuration=1/60, focusMode=locked, deviceWhiteBalanceGains=1.5,1,2, …), a 'capture snap' option (shutter, lens, focus, zoom, torch, wb, ev, flash), or a V4L2 control by its v4l2-ctl name, e.g. brightness=200.")
     var settings: [ControlSetting] = []
 
-    @Flag(help: "Print JSON (one object with a 'controls' array).")
+    @Flag(help: "Print JSON keyed by AVFoundation's property names (schema: ControlReport, serializationVersion 1).")
     var json = false
+
+    func validate() throws {
+        for setting in settings { _ = try setting.change() }
+    }
 
     @OptionGroup var global: GlobalOptions
 
@@ -22,8 +27,7 @@ struct Controls: AsyncParsableCommand {
         global.bootstrapLogging()
         let camera = try CaptureDevice.find(device)
         if !settings.isEmpty {
-            var options = try ControlOptions.parse([])
-            for setting in settings where setting.rawValue == nil { try setting.apply(to: &options) }
+            let changes = try settings.map { try $0.change() }
             let session = CaptureSession()
             try session.setSessionPreset(.inputPriority)
             try session.addInput(CaptureDeviceInput(device: camera))
@@ -33,10 +37,9 @@ struct Controls: AsyncParsableCommand {
             try await session.startRunning()
             _ = await frames.next()
             do {
-                try options.apply(to: camera)
                 try camera.lockForConfiguration()
                 defer { camera.unlockForConfiguration() }
-                for setting in settings { if let value = setting.rawValue { try camera.setV4L2Control(setting.name, to: value) } }
+                for change in changes { try change.apply(to: camera) }
             } catch {
                 await session.stopRunning()
                 throw error
@@ -45,13 +48,13 @@ struct Controls: AsyncParsableCommand {
             for _ in 0..<2 { _ = await frames.next() }
             await session.stopRunning()
         }
-        let controls = try camera.controls()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(["controls": controls]), as: UTF8.self))
+            print(String(decoding: try encoder.encode(try camera.controlReport()), as: UTF8.self))
             return
         }
+        let controls = try camera.controls()
         print("\(camera.localizedName) [\(camera.uniqueID)]")
         let width = controls.map(\.name.count).max() ?? 0
         for control in controls {
@@ -60,48 +63,6 @@ struct Controls: AsyncParsableCommand {
             if let range = control.range { line += "  range \(range)" }
             line += "  [\(control.provider)]"
             print(line)
-        }
-    }
-}
-
-/// `--set NAME=VALUE`.
-struct ControlSetting: ExpressibleByArgument {
-    var name: String
-    var value: String
-
-    static let names = ["iso", "shutter", "lens", "focus", "zoom", "torch", "wb"]
-
-    /// The value of a V4L2 control (a name that is not one of `names`).
-    var rawValue: Int64? { Self.names.contains(name) ? nil : Int64(value) }
-
-    init?(argument: String) {
-        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, !parts[0].isEmpty else { return nil }
-        name = parts[0]
-        value = parts[1]
-        guard Self.names.contains(name) || (name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && Int64(value) != nil) else {
-            return nil
-        }
-    }
-
-    static var allValueStrings: [String] { names.map { "\($0)=VALUE" } }
-
-    /// Parses the value as the matching `capture snap` option would.
-    func apply(to options: inout ControlOptions) throws {
-        func parse<T: ExpressibleByArgument>(_ type: T.Type) throws -> T {
-            guard let parsed = T(argument: value) else {
-                throw ValidationError("--set \(name)=\(value): '\(value)' is not a valid \(name)")
-            }
-            return parsed
-        }
-        switch name {
-        case "iso": options.iso = try parse(Float.self)
-        case "shutter": options.shutter = try parse(ShutterSpeed.self)
-        case "lens": options.lens = try parse(Float.self)
-        case "focus": options.focus = try parse(FocusOption.self)
-        case "zoom": options.zoom = try parse(Double.self)
-        case "torch": options.torch = try parse(Float.self)
-        default: options.wb = try parse(WhiteBalanceOption.self)
         }
     }
 }

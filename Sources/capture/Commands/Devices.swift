@@ -9,7 +9,7 @@ struct Devices: ParsableCommand {
     @Flag(help: "Print JSON (one object with a 'devices' array).")
     var json = false
 
-    @Option(help: "After listing, print cameras connected and disconnected for this many seconds.")
+    @Option(parsing: .unconditional, help: "After listing, print cameras connected and disconnected for this many seconds.")
     var watch: Double?
 
     @OptionGroup var global: GlobalOptions

@@ -23,7 +23,7 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Types, e.g. qr,ean13,code128 or face (default: every code type).")
     var types: TypeList?
 
-    @Option(help: "Rect of interest x,y,w,h in 0-1 (default: the whole frame).")
+    @Option(parsing: .unconditional, help: "Rect of interest x,y,w,h in 0-1 (default: the whole frame).")
     var rect: RectOption?
 
     @Flag(help: "One JSON object per line.")
@@ -35,7 +35,7 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Image files: thorough (every binarizer, inversion, turns, scaling; the default) or fast (one pass, zxing's default hints).")
     var effort: MetadataFileScanner.Effort = .thorough
 
-    @Option(help: "Give up after this many seconds (live devices; default: run until interrupted).")
+    @Option(parsing: .unconditional, help: "Give up after this many seconds (live devices; default: run until interrupted).")
     var timeout: Double?
 
     @OptionGroup var global: GlobalOptions
@@ -44,6 +44,9 @@ struct Scan: AsyncParsableCommand {
         if device != nil && !files.isEmpty { throw ValidationError("use either --device or --file, not both") }
         if let timeout, !(timeout.isFinite && timeout > 0 && timeout < 1e9) {
             throw ValidationError("--timeout \(timeout) must be a number of seconds greater than 0")
+        }
+        if let rect, !rect.isWithinUnitSquare {
+            throw ValidationError("--rect \(rect.text) is not a non-empty x,y,w,h within 0,0,1,1")
         }
     }
 
@@ -162,11 +165,19 @@ struct TypeList: ExpressibleByArgument {
 /// `--rect 0.25,0.25,0.5,0.5`.
 struct RectOption: ExpressibleByArgument {
     var value: CGRect
+    /// The argument as given.
+    var text: String
 
     init?(argument: String) {
         let parts = argument.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4 else { return nil }
         value = CGRect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
+        text = argument
+    }
+
+    /// Whether the rect is non-empty and inside the unit square, as `rectOfInterest` must be.
+    var isWithinUnitSquare: Bool {
+        value.width > 0 && value.height > 0 && value.minX >= 0 && value.minY >= 0 && value.maxX <= 1 && value.maxY <= 1
     }
 }
 

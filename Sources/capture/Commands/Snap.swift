@@ -12,7 +12,7 @@ struct Snap: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the still.")
     var output = "photo.jpg"
 
-    @Option(help: "JPEG quality, 0-100.")
+    @Option(parsing: .unconditional, help: "JPEG quality, 0-100.")
     var quality = 85
 
     @Option(help: "portrait | portraitUpsideDown | landscapeLeft | landscapeRight (EXIF Orientation).")
@@ -27,7 +27,7 @@ struct Snap: AsyncParsableCommand {
     @Option(help: "jpeg | bgra | nv12 (raw formats write the bare frame).")
     var format: StillFormatOption = .jpeg
 
-    @Option(help: "Exposure bracket in EV, e.g. -2,0,2: writes NAME-1.EXT, NAME-2.EXT … and prints each path.")
+    @Option(parsing: .unconditional, help: "Exposure bracket in EV, e.g. -2,0,2: writes NAME-1.EXT, NAME-2.EXT … and prints each path.")
     var bracket: EVList?
 
     @OptionGroup var controls: ControlOptions

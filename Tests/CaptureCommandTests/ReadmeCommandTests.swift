@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Every command line README.md shows in a `sh` block, run verbatim, so the README cannot drift
+/// from the product: `capture …` lines run in order in one scratch directory (a later line may
+/// read what an earlier one wrote) with the built `capture` first on PATH and `pipelines/` beside
+/// them; `make …` lines are the runner of this very suite, so they are checked with `make -n`
+/// (their targets exist and expand) rather than run inside themselves.
+@Suite("README command lines", .serialized)
+struct ReadmeCommandTests {
+    static let root = binaries.deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The command lines of README.md's `sh` blocks, trailing comments removed.
+    static func commandLines() throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var lines: [String] = []
+        var inShell = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                inShell = !inShell && line == "```sh"
+                continue
+            }
+            guard inShell else { continue }
+            var command = String(line)
+            if let comment = command.range(of: " #") { command = String(command[..<comment.lowerBound]) }
+            command = command.trimmingCharacters(in: .whitespaces)
+            if !command.isEmpty { lines.append(command) }
+        }
+        return lines
+    }
+
+    /// Runs `line` with /bin/sh in `directory`, the built products first on PATH.
+    static func shell(_ line: String, in directory: URL) throws -> Completed {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", line]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = binaries.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Completed(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+                         error: String(decoding: error, as: UTF8.self))
+    }
+
+    @Test("every command line in README.md runs and does what it says")
+    func readmeCommands() throws {
+        let lines = try Self.commandLines()
+        #expect(lines.count >= 10, "README.md's sh blocks: \(lines)")
+        let directory = try scratchDirectory()
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("pipelines"),
+                                                   withDestinationURL: Self.root.appendingPathComponent("pipelines"))
+        for line in lines {
+            let words = line.split(separator: " ").map(String.init)
+            switch words.first {
+            case "make":
+                let dryRun = try Self.shell("make -n " + words.dropFirst().joined(separator: " "), in: Self.root)
+                #expect(dryRun.status == 0, "\(line): \(dryRun.error)")
+            case "capture":
+                let result = try Self.shell(line, in: directory)
+                #expect(result.status == 0, "\(line) exited \(result.status): \(result.error)")
+                #expect(!result.output.isEmpty, "\(line) printed nothing")
+                if words.contains("--json") {
+                    let whole = try? JSONSerialization.jsonObject(with: Data(result.output.utf8))
+                    let eachLine = result.output.split(separator: "\n").allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }
+                    #expect(whole != nil || eachLine, "\(line) printed one JSON document or JSON lines: \(result.output)")
+                }
+                if let flag = words.firstIndex(of: "-o"), flag + 1 < words.count, !words.contains("--bracket") {
+                    let file = directory.appendingPathComponent(words[flag + 1])
+                    #expect(result.output == file.path + "\n" || result.output == words[flag + 1] + "\n", "\(line): \(result.output)")
+                    #expect(FileManager.default.fileExists(atPath: file.path), "\(line) wrote \(file.path)")
+                }
+            default:
+                Issue.record("README.md shows '\(line)', which this test does not know how to run: teach it, or show it in a text block")
+            }
+        }
+    }
+}
