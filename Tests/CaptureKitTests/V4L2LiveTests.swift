@@ -15,6 +15,17 @@ struct V4L2LiveTests {
         }
     }
 
+    @Test("the control report lists the driver's controls by ioctl, with ranges and menus")
+    func controlReport() throws {
+        let device = try #require(CaptureDevice.devices(for: .video).first { if case .v4l2 = $0.source { true } else { false } })
+        let report = try device.controlReport()
+        let controls = try #require(report.v4l2Controls)
+        let brightness = try #require(controls.first { $0.name == "brightness" })
+        #expect(brightness.type == "int" && brightness.min < brightness.max && brightness.value != nil)
+        #expect(controls.contains { $0.type == "menu" && !$0.menu.isEmpty }, "vivid has menu controls")
+        #expect(report.activeFormat.width > 0 && !report.exposureMode.supported.isEmpty)
+    }
+
     @Test("brightness set on the running pipeline shows in the pixels")
     func brightnessWhileRunning() async throws {
         let device = try #require(CaptureDevice.devices(for: .video).first { if case .v4l2 = $0.source { true } else { false } })
