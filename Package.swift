@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // C: the system libraries and the one shim. Nothing above GStreamerSwift imports these.
@@ -75,7 +76,11 @@ let package = Package(
         .testTarget(name: "DetectorsTests", dependencies: ["Detectors"]),
         // Fixtures/v4l2: real webcams' recorded control tables, inside the repository so a clone
         // alone passes its tests.
-        .testTarget(name: "CaptureKitTests", dependencies: ["CaptureKit", "GStreamerSwift"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "CaptureKitTests",
+            dependencies: ["CaptureKit", "GStreamerSwift", .product(name: "PropertyBased", package: "swift-property-based")],
+            resources: [.copy("Fixtures")]
+        ),
         // Runs the built `capture` command and examples as a user would.
         .testTarget(name: "CaptureCommandTests"),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "CaptureKit"], exclude: ["Golden"]),

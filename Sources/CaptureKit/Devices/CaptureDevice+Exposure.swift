@@ -15,7 +15,7 @@ extension CaptureDevice {
 
     /// Passed as the duration to `setExposureModeCustom` to keep the current one
     /// (AVCaptureExposureDurationCurrent).
-    public static let currentExposureDuration = CaptureTime(value: 0, timescale: 0)
+    public static let currentExposureDuration = CaptureTime.invalid
     /// Passed as the ISO to `setExposureModeCustom` to keep the current one (AVCaptureISOCurrent).
     public static let currentISO: Float = 0
 

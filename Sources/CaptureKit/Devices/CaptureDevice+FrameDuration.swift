@@ -1,7 +1,7 @@
 extension CaptureDevice {
     /// Passed to the frame-duration setters to return to the format's default (AVFoundation's
     /// kCMTimeInvalid): 30 fps where the format offers it, else its highest rate.
-    public static let defaultFrameDuration = CaptureTime(value: 0, timescale: 0)
+    public static let defaultFrameDuration = CaptureTime.invalid
 
     /// The time between frames the device delivers: the pipeline's caps rate is its inverse.
     public var activeVideoMinFrameDuration: CaptureTime {
