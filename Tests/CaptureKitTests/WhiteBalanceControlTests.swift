@@ -84,4 +84,18 @@ struct WhiteBalanceControlTests {
         try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: CaptureDevice.currentWhiteBalanceGains)
         #expect(device.whiteBalanceMode == .locked)
     }
+
+    @Test("gains are normalised to the smallest channel: R:2 G:2 B:4 becomes R:1 G:1 B:2 (seed 000)")
+    func gainNormalisation() throws {
+        let device = CaptureDevice.find(virtual: .front)
+        try device.lockForConfiguration()
+        defer {
+            try? device.setWhiteBalanceMode(.continuousAutoWhiteBalance)
+            device.unlockForConfiguration()
+        }
+        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 2, greenGain: 2, blueGain: 4))
+        #expect(device.deviceWhiteBalanceGains == .init(redGain: 1, greenGain: 1, blueGain: 2))
+        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 3, greenGain: 1.5, blueGain: 6))
+        #expect(device.deviceWhiteBalanceGains == .init(redGain: 2, greenGain: 1, blueGain: 4))
+    }
 }

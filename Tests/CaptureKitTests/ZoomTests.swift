@@ -43,7 +43,7 @@ struct ZoomTests {
         #expect(throws: CaptureError.outOfRange(name: "video zoom factor", value: 20, range: 1...16)) { try device.setVideoZoomFactor(20) }
     }
 
-    @Test("a zoom ramp grows exponentially frame by frame to its target; cancelling stops it where it is")
+    @Test("a zoom ramp grows exponentially frame by frame to its target; cancelling (or rate 0) slows it to a stop")
     func ramp() async throws {
         let device = CaptureDevice.find(virtual: .back)
         let frames = VideoDataOutput()
@@ -72,14 +72,52 @@ struct ZoomTests {
         #expect(factors.count >= 8, "the ramp took \(factors.count) frames")
         #expect(factors.contains { $0 > 1.5 && $0 < 3 }, "passes through the middle: \(factors)")
 
-        try device.ramp(toVideoZoomFactor: 16, withRate: 1)
-        for _ in 0..<6 { _ = await iterator.next() }
-        try device.cancelVideoZoomRamp()
-        let stopped = device.videoZoomFactor
-        #expect(!device.isRampingVideoZoom)
-        #expect(stopped > 4 && stopped < 8, "\(stopped)")
-        for _ in 0..<3 { _ = await iterator.next() }
-        #expect(device.videoZoomFactor == stopped)
-        #expect(throws: CaptureError.self) { try device.ramp(toVideoZoomFactor: 2, withRate: 0) }
+        // Cancelling slows the ramp to a stop (seed 000): it goes on by shrinking steps for a
+        // quarter of a second, then holds.
+        for index in 0..<2 {
+            try device.setVideoZoomFactor(1)
+            try device.ramp(toVideoZoomFactor: 16, withRate: 1)
+            for _ in 0..<6 { _ = await iterator.next() }
+            if index == 0 { try device.cancelVideoZoomRamp() } else { try device.ramp(toVideoZoomFactor: 16, withRate: 0) }
+            let cancelledAt = device.videoZoomFactor
+            var slowing: [Double] = [cancelledAt]
+            for _ in 0..<30 where device.isRampingVideoZoom {
+                _ = await iterator.next()
+                slowing.append(device.videoZoomFactor)
+            }
+            #expect(!device.isRampingVideoZoom, "case \(index): stopped within 30 frames: \(slowing)")
+            let steps = zip(slowing, slowing.dropFirst()).map { log2($1 / $0) }.filter { $0 > 0 }
+            #expect(steps.count >= 4 && steps.count <= 10, "case \(index): about 0.25 s of frames: \(slowing)")
+            let braked = log2(slowing.last! / cancelledAt)
+            #expect(braked > 0.05 && braked < 0.2, "case \(index): about 1 stop/s × 0.25 s / 2: \(braked) stops")
+            let stopped = device.videoZoomFactor
+            for _ in 0..<3 { _ = await iterator.next() }
+            #expect(device.videoZoomFactor == stopped)
+        }
+        #expect(throws: CaptureError.self) { try device.ramp(toVideoZoomFactor: 2, withRate: -1) }
+    }
+
+    @Test("a cancelled ramp's rate falls evenly to 0 over the braking time, frame by frame")
+    func braking() {
+        var ramp = ZoomState.Ramp(target: 16, rate: 1, startFactor: 1, startTime: nil, braking: nil)
+        let frame = 1.0 / 30
+        func time(_ index: Int) -> CaptureTime { CaptureTime(seconds: Double(index) * frame, preferredTimescale: 1_000_000) }
+        var factors: [Double] = []
+        for index in 0...6 { factors.append(ramp.advance(to: time(index)).factor) }
+        ramp.braking = .requested
+        var done = false
+        var index = 7
+        while !done && index < 40 {
+            let next = ramp.advance(to: time(index))
+            factors.append(next.factor)
+            done = next.done
+            index += 1
+        }
+        let rates = zip(factors, factors.dropFirst()).map { log2($1 / $0) / frame }
+        #expect(rates.prefix(7).allSatisfy { abs($0 - 1) < 1e-4 }, "1 stop/s until cancelled: \(rates)")
+        let braking = Array(rates.dropFirst(7))
+        #expect(zip(braking, braking.dropFirst()).allSatisfy { $1 < $0 }, "each step smaller: \(braking)")
+        #expect(Double(braking.count) * frame >= ZoomState.Ramp.brakingTime - 1e-9 && Double(braking.count) * frame < ZoomState.Ramp.brakingTime + 2 * frame)
+        #expect(abs(log2(factors.last! / factors[7]) - 0.125) < 1e-4, "1 stop/s × 0.25 s / 2")
     }
 }

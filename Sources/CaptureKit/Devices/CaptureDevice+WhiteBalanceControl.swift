@@ -91,7 +91,10 @@ extension CaptureDevice {
                     throw .outOfRange(name: "\(name) white balance gain", value: Double(gain), range: 1...Double(maxWhiteBalanceGain))
                 }
             }
-            applied = gains
+            // Seed 000: "normalized to the minimum channel value to avoid brightness changes".
+            let smallest = min(gains.redGain, gains.greenGain, gains.blueGain)
+            let normalised = WhiteBalanceGains(redGain: gains.redGain / smallest, greenGain: gains.greenGain / smallest, blueGain: gains.blueGain / smallest)
+            applied = normalised
         }
         let viaControls = v4l2Mapping != nil
         let gainsNow = withState { state in
