@@ -165,7 +165,7 @@ extension PipelineFile {
             try session.addConnection(connection)
         }
         if let orientation = spec.orientation {
-            connection.videoOrientation = VideoOrientation(rawValue: orientation.rawValue)!
+            connection.videoOrientation = VideoOrientation(name: orientation.rawValue)!
         }
         if let mirrored = spec.mirrored {
             connection.isVideoMirrored = mirrored

@@ -23,6 +23,13 @@ extension CaptureDevice {
     public static func requestAccess(for mediaType: MediaType) async throws(CaptureError) -> Bool {
         try authorizationStatus(for: mediaType) == .authorized
     }
+
+    /// Asks for access and calls `handler` with the answer, as seed 004 does. The handler runs
+    /// on an arbitrary queue, as AVFoundation's does: hop to your own before touching UI state.
+    /// A media type that needs no permission (or is unknown) answers false.
+    public static func requestAccess(for mediaType: MediaType, completionHandler handler: @escaping @Sendable (Bool) -> Void) {
+        DispatchQueue.global().async { handler((try? authorizationStatus(for: mediaType)) == .authorized) }
+    }
 }
 
 /// File-system checks behind authorization.

@@ -18,6 +18,10 @@ extension CaptureDevice {
     public static let currentExposureDuration = CaptureTime.invalid
     /// Passed as the ISO to `setExposureModeCustom` to keep the current one (AVCaptureISOCurrent).
     public static let currentISO: Float = 0
+    /// Passed as the bias to `setExposureTargetBias` (to be told when the current bias is in
+    /// force) or to a bracket's `AutoExposureBracketedStillImageSettings` to keep the current one
+    /// (AVCaptureExposureTargetBiasCurrent).
+    public static let currentExposureTargetBias = Float.greatestFiniteMagnitude
 
     /// Whether the device offers `mode`. The virtual camera offers every mode (CaptureKit's
     /// exposure loop meters its frames); V4L2 cameras what their controls give (SPEC.md's
@@ -138,6 +142,7 @@ extension CaptureDevice {
     public func setExposureTargetBias(_ bias: Float, completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
         try requireConfigurationLock()
         guard maxExposureTargetBias > minExposureTargetBias else { throw .unsupported(feature: "exposure target bias", device: uniqueID) }
+        let bias = bias == Self.currentExposureTargetBias ? exposureTargetBias : bias
         guard (minExposureTargetBias...maxExposureTargetBias).contains(bias) else {
             throw .outOfRange(name: "exposure target bias", value: Double(bias), range: Double(minExposureTargetBias)...Double(maxExposureTargetBias))
         }
@@ -224,7 +229,8 @@ enum ExposureOverride: Sendable, Equatable {
     /// The exposure duration, ISO and bias this override gives, from the device's `base`.
     func resolve(_ base: ExposureState) -> (duration: CaptureTime, iso: Float, bias: Float) {
         switch self {
-        case .bias(let bias):
+        case .bias(let requested):
+            let bias = requested == CaptureDevice.currentExposureTargetBias ? base.bias : requested
             return (ExposureState.duration(ExposureState.meteredDuration.seconds * pow(2, Double(bias))), ExposureState.meteredISO, bias)
         case .manual(let duration, let iso):
             return (duration.timescale == 0 ? base.duration : duration, iso == CaptureDevice.currentISO ? base.iso : iso, 0)

@@ -148,6 +148,12 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         guard formats.contains(format) else {
             throw .unsupportedFormat(format.description, available: formats.map(\.description))
         }
+        // Seed 000: while automaticallyAdjustsVideoHDREnabled (the default), setting a format
+        // turns video HDR off.
+        if automaticallyAdjustsVideoHDREnabled && isVideoHDREnabled {
+            if v4l2Provides(.videoHDR) { try writeV4L2(resetting: .videoHDR) { _ in 0 } }
+            setHDR(false)
+        }
         applyActiveFormat(format)
         CaptureSession.deviceFormatChosen(self, formatChanged: true)
     }

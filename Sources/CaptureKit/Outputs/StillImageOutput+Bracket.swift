@@ -57,7 +57,7 @@ extension StillImageOutput {
         guard device.source == .virtual else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
         var overrides: [ExposureOverride] = []
         for auto in autos {
-            guard (-8...8).contains(auto.exposureTargetBias) else {
+            guard (-8...8).contains(auto.exposureTargetBias) || auto.exposureTargetBias == CaptureDevice.currentExposureTargetBias else {
                 throw .outOfRange(name: "exposure target bias", value: Double(auto.exposureTargetBias), range: -8...8)
             }
             overrides.append(.bias(auto.exposureTargetBias))

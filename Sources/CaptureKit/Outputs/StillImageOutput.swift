@@ -60,7 +60,19 @@ public final class StillImageOutput: OutputNode, Observable {
     /// Still image stabilization needs several frames merged; not offered.
     public var isStillImageStabilizationSupported: Bool { false }
     public var isStillImageStabilizationActive: Bool { false }
-    public var automaticallyEnablesStillImageStabilizationWhenAvailable: Bool { true }
+    /// Whether stabilization turns on by itself where supported: false, as the seed gives it for
+    /// an output whose device does not support stabilization.
+    public var automaticallyEnablesStillImageStabilizationWhenAvailable: Bool { isStillImageStabilizationSupported }
+
+    /// Sets `automaticallyEnablesStillImageStabilizationWhenAvailable`; as in AVFoundation it
+    /// can only be set while `isStillImageStabilizationSupported`, so this throws
+    /// `invalidSetting` naming the value.
+    public func setAutomaticallyEnablesStillImageStabilizationWhenAvailable(_ enabled: Bool) throws(CaptureError) {
+        guard isStillImageStabilizationSupported else {
+            throw .invalidSetting(name: "automaticallyEnablesStillImageStabilizationWhenAvailable", value: "\(enabled)",
+                                  valid: "nothing while isStillImageStabilizationSupported is false")
+        }
+    }
 
     /// The encoding of stills. A running session rebuilds its pipeline for a change (stills
     /// waiting then fail with `captureCancelled`).

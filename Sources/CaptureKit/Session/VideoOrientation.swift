@@ -3,8 +3,17 @@
 /// Orientation is metadata: pixels stay as the sensor delivers them (landscape), and the
 /// orientation travels as the `image-orientation` tag (EXIF Orientation in stills) and as a
 /// sample attachment.
-public enum VideoOrientation: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    case portrait, portraitUpsideDown, landscapeLeft, landscapeRight
+///
+/// Raw values are AVCaptureVideoOrientation's, so `VideoOrientation(rawValue: 1)` is portrait as
+/// in a port of AVFoundation code; `description` and `init?(name:)` use the case names.
+public enum VideoOrientation: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case portrait = 1, portraitUpsideDown = 2, landscapeRight = 3, landscapeLeft = 4
+
+    /// The orientation named as its case is ("portrait", "landscapeLeft", …).
+    public init?(name: String) {
+        guard let match = Self.allCases.first(where: { $0.description == name }) else { return nil }
+        self = match
+    }
 
     /// Clockwise degrees a viewer rotates the sensor image by.
     public var rotationDegrees: Int {
@@ -35,5 +44,12 @@ public enum VideoOrientation: String, Sendable, Hashable, CaseIterable, CustomSt
         }
     }
 
-    public var description: String { rawValue }
+    public var description: String {
+        switch self {
+        case .portrait: "portrait"
+        case .portraitUpsideDown: "portraitUpsideDown"
+        case .landscapeRight: "landscapeRight"
+        case .landscapeLeft: "landscapeLeft"
+        }
+    }
 }

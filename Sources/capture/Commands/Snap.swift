@@ -138,5 +138,9 @@ enum StillFormatOption: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-extension VideoOrientation: ExpressibleByArgument {}
+extension VideoOrientation: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+
+    public static var allValueStrings: [String] { allCases.map(\.description) }
+}
 extension SessionPreset: ExpressibleByArgument {}
