@@ -37,7 +37,10 @@ extension CaptureDevice {
     }
 
     /// Whether a still taken now would fire the flash.
-    public var isFlashActive: Bool { readState { $0.flash.wouldFire(offset: $0.exposure.targetOffset) } && isFlashAvailable }
+    public var isFlashActive: Bool {
+        observed(\.isFlashActive)
+        return readState { $0.flash.wouldFire(offset: $0.exposure.targetOffset) } && isFlashAvailable
+    }
 
     /// Fires (or puts out) the flash for a still and waits for the first frame lit by it: the
     /// virtual camera's sensor adds the flash's light from that frame on; a V4L2 camera strobes

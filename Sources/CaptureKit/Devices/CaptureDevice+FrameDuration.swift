@@ -5,7 +5,7 @@ extension CaptureDevice {
 
     /// The time between frames the device delivers: the pipeline's caps rate is its inverse.
     public var activeVideoMinFrameDuration: CaptureTime {
-        observed(\.activeFormat)
+        observed(\.activeVideoMinFrameDuration)
         return FrameRateRange.duration(for: activeFrameRate)
     }
 
@@ -13,7 +13,8 @@ extension CaptureDevice {
     /// the fixed rate of `activeVideoMinFrameDuration`, so this only bounds the exposure loop's
     /// durations (never longer than one frame) and defaults to the minimum.
     public var activeVideoMaxFrameDuration: CaptureTime {
-        readState { $0.maxFrameDuration } ?? activeVideoMinFrameDuration
+        observed(\.activeVideoMaxFrameDuration)
+        return readState { $0.maxFrameDuration } ?? activeVideoMinFrameDuration
     }
 
     /// Sets the frame interval, which must be one of the active format's frame-rate ranges

@@ -36,6 +36,12 @@ extension CaptureDevice {
         var flashMode: FlashMode
         var isLowLightBoostEnabled: Bool
         var isVideoHDREnabled: Bool
+        var isTorchActive: Bool
+        /// Without `hasFlash`, which never changes.
+        var isFlashActive: Bool
+        var grayWorldDeviceWhiteBalanceGains: WhiteBalanceGains
+        var activeVideoMinFrameDuration: CaptureTime
+        var activeVideoMaxFrameDuration: CaptureTime
 
         init(_ state: DeviceState) {
             activeFormat = state.activeFormat
@@ -63,6 +69,11 @@ extension CaptureDevice {
             flashMode = state.flash.mode
             isLowLightBoostEnabled = state.lowLight.isEnabled
             isVideoHDREnabled = state.hdr.isEnabled
+            isTorchActive = state.torch.level > 0
+            isFlashActive = state.isConnected && state.flash.wouldFire(offset: state.exposure.targetOffset)
+            grayWorldDeviceWhiteBalanceGains = state.whiteBalance.grayWorld
+            activeVideoMinFrameDuration = FrameRateRange.duration(for: state.activeFrameRate ?? state.activeFormat.defaultFrameRate)
+            activeVideoMaxFrameDuration = state.maxFrameDuration ?? activeVideoMinFrameDuration
         }
     }
 
@@ -107,6 +118,17 @@ extension CaptureDevice {
         announce(\.flashMode, \.flashMode)
         announce(\.isLowLightBoostEnabled, \.isLowLightBoostEnabled)
         announce(\.isVideoHDREnabled, \.isVideoHDREnabled)
+        announce(\.isTorchActive, \.isTorchActive)
+        announce(\.isFlashActive, \.isFlashActive)
+        announce(\.grayWorldDeviceWhiteBalanceGains, \.grayWorldDeviceWhiteBalanceGains)
+        announce(\.activeVideoMinFrameDuration, \.activeVideoMinFrameDuration)
+        announce(\.activeVideoMaxFrameDuration, \.activeVideoMaxFrameDuration)
+    }
+
+    /// Tells observers of `property` that it changed, for state kept outside `DeviceState`.
+    func announceChange<Value>(of property: KeyPath<CaptureDevice, Value> & Sendable) {
+        let subject = subject
+        CaptureDevice.callbacks.async { self.state.registrar.withMutation(of: subject, keyPath: property) {} }
     }
 
     /// The values of an observable property as they change (AVFoundation's key-value

@@ -8,12 +8,17 @@ extension CaptureDevice {
 
     /// Whether the device watches its frames for large changes (computed by CaptureKit from
     /// the frames, for every kind of camera).
-    public var isSubjectAreaChangeMonitoringEnabled: Bool { state.subjectAreaMonitoring.load(ordering: .relaxed) }
+    public var isSubjectAreaChangeMonitoringEnabled: Bool {
+        observed(\.isSubjectAreaChangeMonitoringEnabled)
+        return state.subjectAreaMonitoring.load(ordering: .relaxed)
+    }
 
     /// Turns subject-area change monitoring on or off; needs the configuration lock.
     public func setSubjectAreaChangeMonitoringEnabled(_ enabled: Bool) throws(CaptureError) {
         try requireConfigurationLock()
-        state.subjectAreaMonitoring.store(enabled, ordering: .relaxed)
+        if state.subjectAreaMonitoring.exchange(enabled, ordering: .relaxed) != enabled {
+            announceChange(of: \.isSubjectAreaChangeMonitoringEnabled)
+        }
     }
 }
 

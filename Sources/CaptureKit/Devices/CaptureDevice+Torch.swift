@@ -15,7 +15,10 @@ extension CaptureDevice {
     public var isTorchAvailable: Bool { hasTorch && isConnected }
 
     /// Whether the torch is lit.
-    public var isTorchActive: Bool { readState { $0.torch.level > 0 } }
+    public var isTorchActive: Bool {
+        observed(\.isTorchActive)
+        return readState { $0.torch.level > 0 }
+    }
 
     /// Whether the torch offers `mode`: all three where there is a torch. Auto lights it when
     /// auto exposure runs out of exposure more than 1 EV short of its target, and puts it out

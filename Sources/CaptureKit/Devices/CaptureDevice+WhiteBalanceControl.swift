@@ -59,7 +59,10 @@ extension CaptureDevice {
     /// The gains that make the centre 50 % of the current unbalanced frame gray on average: gray
     /// world, measured from the frames (the frame as balanced, divided by the gains CaptureKit
     /// applied; V4L2 cameras balancing on their own report the gains their output still needs).
-    public var grayWorldDeviceWhiteBalanceGains: WhiteBalanceGains { readState { $0.whiteBalance.grayWorld } }
+    public var grayWorldDeviceWhiteBalanceGains: WhiteBalanceGains {
+        observed(\.grayWorldDeviceWhiteBalanceGains)
+        return readState { $0.whiteBalance.grayWorld }
+    }
 
     /// Sets the white balance mode; needs the configuration lock and a supported mode. The auto
     /// modes move the gains towards gray world over the next frames (`isAdjustingWhiteBalance`
