@@ -80,3 +80,25 @@ struct SeedFidelityTests {
         #expect(answer == expected)
     }
 }
+
+extension SeedFidelityTests {
+    @Test("\"Choosing a new preset for the capture session also resets\" activeVideoMinFrameDuration and activeVideoMaxFrameDuration (seed 000)")
+    func presetResetsFrameDurations() throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let test = try TestSession(preset: .high, device: device, outputs: [VideoDataOutput()])
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        let slow = CaptureTime(value: 1, timescale: 15)
+        try device.setActiveVideoMinFrameDuration(slow)
+        try device.setActiveVideoMaxFrameDuration(CaptureTime(value: 1, timescale: 10))
+        #expect(device.activeVideoMinFrameDuration == slow)
+        try test.session.setSessionPreset(.medium)
+        #expect(device.activeVideoMinFrameDuration == CaptureTime(value: 1, timescale: 30), "\(device.activeVideoMinFrameDuration)")
+        #expect(device.activeVideoMaxFrameDuration == device.activeVideoMinFrameDuration)
+        // The same preset again is no new choice: the durations stay.
+        try device.setActiveVideoMinFrameDuration(slow)
+        try test.session.setSessionPreset(.medium)
+        #expect(device.activeVideoMinFrameDuration == slow)
+        try device.setActiveVideoMinFrameDuration(CaptureDevice.defaultFrameDuration)
+    }
+}

@@ -30,6 +30,14 @@ extension CaptureDevice {
         CaptureSession.deviceFormatChosen(self, formatChanged: false)
     }
 
+    /// Returns both frame durations to the active format's defaults (a new session preset).
+    func resetFrameDurations() {
+        withState { state in
+            state.activeFrameRate = nil
+            state.maxFrameDuration = nil
+        }
+    }
+
     /// Sets the longest frame interval (validated like the minimum, and at least it).
     public func setActiveVideoMaxFrameDuration(_ duration: CaptureTime) throws(CaptureError) {
         try requireConfigurationLock()

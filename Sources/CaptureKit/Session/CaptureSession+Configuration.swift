@@ -30,7 +30,14 @@ extension CaptureSession {
             let supported = SessionPreset.allCases.filter(canSetSessionPreset)
             throw .unsupportedPreset(preset, supported: supported)
         }
-        mutateGraph { $0.preset = preset }
+        var changed = false
+        mutateGraph { state in
+            changed = state.preset != preset
+            state.preset = preset
+        }
+        // Seed 000: "Choosing a new preset for the capture session also resets this property to
+        // its default value" (activeVideoMinFrameDuration and activeVideoMaxFrameDuration).
+        if changed { for device in videoDevices { device.resetFrameDurations() } }
     }
 
     /// An output's settings changed its branch: rebuild when running (after the batch, if one is open).
