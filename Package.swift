@@ -9,8 +9,6 @@ let package = Package(
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .executable(name: "capture", targets: ["capture"]),
         .executable(name: "capture-bench", targets: ["capture-bench"]),
-        // The OpenCV face shim, opened on first use by CFacesLoader (never linked).
-        .library(name: "CaptureKitFaces", type: .dynamic, targets: ["CFaces"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -36,20 +34,18 @@ let package = Package(
             cxxSettings: [.define("ZX_USE_UTF8")],
             linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stdc++")]
         ),
-        // C++ with a C interface over OpenCV 4.6's cascade classifiers (Debian
-        // libopencv-objdetect-dev; cascades from opencv-data), built as libCaptureKitFaces.so.
-        .target(
-            name: "CFaces",
-            dependencies: ["CFacesLoader"],
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
-            linkerSettings: [
-                .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
-                .linkedLibrary("stdc++"),
-            ]
-        ),
         // ck_faces.h forwarded to libCaptureKitFaces.so, opened on the first face detection so
-        // that processes that never look for faces do not load OpenCV.
-        .target(name: "CFacesLoader", linkerSettings: [.linkedLibrary("dl")]),
+        // that processes that never look for faces do not load OpenCV. The library is shim/ (C++
+        // with a C interface over OpenCV 4.6's cascade classifiers, Debian libopencv-objdetect-dev;
+        // cascades from opencv-data), built by FacesLibraryPlugin into this target's resources in
+        // every build that includes CaptureKit, a dependent's too.
+        .target(
+            name: "CFacesLoader",
+            exclude: ["shim"],
+            linkerSettings: [.linkedLibrary("dl")],
+            plugins: ["FacesLibraryPlugin"]
+        ),
+        .plugin(name: "FacesLibraryPlugin", capability: .buildTool()),
         // Capture-agnostic detectors over 8-bit gray images: barcodes (zxing-cpp), faces (OpenCV).
         .target(name: "Detectors", dependencies: ["CZXing", "CFacesLoader"]),
         // A thin, safe, capture-agnostic Swift layer over GStreamer.
