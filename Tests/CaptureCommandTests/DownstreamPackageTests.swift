@@ -82,7 +82,7 @@ struct DownstreamPackageTests {
     /// `swift build` of the app, which resolves swift-log, Yams and swift-argument-parser as usual.
     /// The app must offer `face`, find the one face in a real photograph (NASA's portrait of Eileen
     /// Collins in Debian's python3-skimage), and load OpenCV only once it asks for faces (not at
-/// start, nor to scan for codes).
+    /// start, nor to scan for codes).
     @Test("an app depending on the CaptureKit product from: 0.1.0 builds, offers face, finds the face in a photograph, and loads OpenCV only then")
     func facesInDependentApp() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capturekit-downstream-\(UUID().uuidString)")
