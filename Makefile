@@ -1,7 +1,7 @@
 # CaptureKit: `make demo` and `make test` are the two commands a fresh Debian 12 machine needs.
 SWIFT ?= swift
 
-.PHONY: deps build demo test bench clean
+.PHONY: deps build demo test docs bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -16,9 +16,18 @@ demo: deps
 
 # Installs what is missing, builds everything (library, commands, examples, tests) once, runs every test.
 # Serially: the virtual cameras are shared devices, as real ones are.
+# Then builds the documentation, failing on any DocC warning (a separate step: `swift test` holds
+# the build folder that generate-documentation needs).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
+	$(DOCS)
+
+# The DocC archive of the CaptureKit module, .build/plugins/Swift-DocC/outputs/CaptureKit.doccarchive;
+# a warning (a broken symbol link, say) fails it.
+DOCS = $(SWIFT) package generate-documentation --target CaptureKit --warnings-as-errors
+docs: deps
+	$(DOCS)
 
 # Benchmarks against gst-launch-1.0 in one run; figures go to BENCHMARKS.md by hand. The Swift
 # runtime is linked statically: it saves ~8 ms of dynamic linking per process.

@@ -9,14 +9,14 @@ let package = Package(
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .executable(name: "capture", targets: ["capture"]),
         .executable(name: "capture-bench", targets: ["capture-bench"]),
-        // The OpenCV face shim, opened on first use by CFacesLoader (never linked).
-        .library(name: "CaptureKitFaces", type: .dynamic, targets: ["CFaces"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // `make docs`: swift package generate-documentation --target CaptureKit.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C: the system libraries and the one shim. Nothing above GStreamerSwift imports these.
@@ -37,20 +37,18 @@ let package = Package(
             cxxSettings: [.define("ZX_USE_UTF8")],
             linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stdc++")]
         ),
-        // C++ with a C interface over OpenCV 4.6's cascade classifiers (Debian
-        // libopencv-objdetect-dev; cascades from opencv-data), built as libCaptureKitFaces.so.
-        .target(
-            name: "CFaces",
-            dependencies: ["CFacesLoader"],
-            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
-            linkerSettings: [
-                .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
-                .linkedLibrary("stdc++"),
-            ]
-        ),
         // ck_faces.h forwarded to libCaptureKitFaces.so, opened on the first face detection so
-        // that processes that never look for faces do not load OpenCV.
-        .target(name: "CFacesLoader", linkerSettings: [.linkedLibrary("dl")]),
+        // that processes that never look for faces do not load OpenCV. The library is shim/ (C++
+        // with a C interface over OpenCV 4.6's cascade classifiers, Debian libopencv-objdetect-dev;
+        // cascades from opencv-data), built by FacesLibraryPlugin into this target's resources in
+        // every build that includes CaptureKit, a dependent's too.
+        .target(
+            name: "CFacesLoader",
+            exclude: ["shim"],
+            linkerSettings: [.linkedLibrary("dl")],
+            plugins: ["FacesLibraryPlugin"]
+        ),
+        .plugin(name: "FacesLibraryPlugin", capability: .buildTool()),
         // Capture-agnostic detectors over 8-bit gray images: barcodes (zxing-cpp), faces (OpenCV).
         .target(name: "Detectors", dependencies: ["CZXing", "CFacesLoader"]),
         // A thin, safe, capture-agnostic Swift layer over GStreamer.
@@ -72,6 +70,9 @@ let package = Package(
         .executableTarget(name: "capture-bench", dependencies: ["CaptureKit", "GStreamerSwift", "Detectors"]),
         .executableTarget(name: "StillPhotoExample", dependencies: ["CaptureKit"], path: "Examples/StillPhoto"),
         .executableTarget(name: "FrameStatsExample", dependencies: ["CaptureKit"], path: "Examples/FrameStats"),
+        .executableTarget(name: "MetadataScanExample", dependencies: ["CaptureKit"], path: "Examples/MetadataScan"),
+        .executableTarget(name: "ManualControlsExample", dependencies: ["CaptureKit"], path: "Examples/ManualControls"),
+        .executableTarget(name: "PipelineFileExample", dependencies: ["CaptureFiles", "CaptureKit"], path: "Examples/PipelineFile"),
         .testTarget(name: "GStreamerSwiftTests", dependencies: ["GStreamerSwift"]),
         .testTarget(name: "DetectorsTests", dependencies: ["Detectors"]),
         // Fixtures/v4l2: real webcams' recorded control tables, inside the repository so a clone

@@ -1,16 +1,19 @@
 /*
- * ck_faces_loader.c - ck_faces.h's API, forwarded to libCaptureKitFaces.so, which is opened on
- * first use (dlopen). Linking OpenCV into every CaptureKit process costs about 10 ms at start
- * (its libraries and their static constructors); only processes that look for faces pay it.
+ * ck_faces_loader.c - ck_faces.h's API, forwarded to libCaptureKitFaces.so (shim/, built by
+ * FacesLibraryPlugin), which is opened on first use (dlopen). Linking OpenCV into every CaptureKit
+ * process costs about 10 ms at start (its libraries and their static constructors); only
+ * processes that look for faces pay it.
  */
 #define _GNU_SOURCE
 #include "ck_faces.h"
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct {
 	int (*open)(const char*, ck_face_detector**);
@@ -21,31 +24,60 @@ static struct {
 	const char* (*version)(void);
 } impl;
 
+/* SwiftPM's resource folder for this target: "<package name>_<target name>.resources". */
+#define RESOURCE_FOLDER "CaptureKit_CFacesLoader.resources"
+#define LIBRARY_NAME "libCaptureKitFaces.so"
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool loaded = false;
 
-/* The library beside the file holding this code (the executable or test bundle). */
-static void *open_beside_binary(void)
+/* The folder of the file holding this code (the executable, a test bundle or a shared library
+ * CaptureKit was linked into), with its trailing slash; the main program's through /proc/self/exe,
+ * since dladdr names it as it was started (argv[0], possibly found on PATH). */
+static bool binary_folder(char *folder, size_t size)
 {
 	Dl_info info;
-	if (!dladdr((void *)&ck_faces_library_loaded, &info) || !info.dli_fname) return NULL;
-	const char *slash = strrchr(info.dli_fname, '/');
-	if (!slash) return NULL;
+	struct link_map *map = NULL;
+	if (!dladdr1((void *)&ck_faces_library_loaded, &info, (void **)&map, RTLD_DL_LINKMAP)) return false;
 	char path[PATH_MAX];
-	size_t dir = (size_t)(slash - info.dli_fname) + 1;
-	const char *name = "libCaptureKitFaces.so";
-	if (dir + strlen(name) + 1 > sizeof(path)) return NULL;
-	memcpy(path, info.dli_fname, dir);
-	strcpy(path + dir, name);
+	if (map && map->l_name && map->l_name[0] == '/') {
+		if (strlen(map->l_name) >= sizeof(path)) return false;
+		strcpy(path, map->l_name);
+	} else {
+		ssize_t length = readlink("/proc/self/exe", path, sizeof(path) - 1);
+		if (length <= 0) return false;
+		path[length] = '\0';
+	}
+	char *slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash - path) + 2 > size) return false;
+	slash[1] = '\0';
+	strcpy(folder, path);
+	return true;
+}
+
+/* dlopen of `name` in the binary's folder. */
+static void *open_in_binary_folder(const char *name)
+{
+	char path[PATH_MAX];
+	if (!binary_folder(path, sizeof(path)) || strlen(path) + strlen(name) + 1 > sizeof(path)) return NULL;
+	strcat(path, name);
 	return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
+/* Where the library is looked for, in order:
+ * 1. $CAPTUREKIT_FACES_LIBRARY;
+ * 2. CaptureKit_CFacesLoader.resources/ beside the binary: where SwiftPM copies it in every build
+ *    that includes CaptureKit (FacesLibraryPlugin builds it as this target's resource); an
+ *    installed executable takes that folder along, as any SwiftPM resource bundle;
+ * 3. beside the binary;
+ * 4. the dynamic linker's search path (an installed library). */
 static void load(void)
 {
 	const char *explicit_path = getenv("CAPTUREKIT_FACES_LIBRARY");
-	void *library = explicit_path ? dlopen(explicit_path, RTLD_NOW | RTLD_LOCAL) : NULL;
-	if (!library) library = open_beside_binary();
-	if (!library) library = dlopen("libCaptureKitFaces.so", RTLD_NOW | RTLD_LOCAL);
+	void *library = explicit_path && *explicit_path ? dlopen(explicit_path, RTLD_NOW | RTLD_LOCAL) : NULL;
+	if (!library) library = open_in_binary_folder(RESOURCE_FOLDER "/" LIBRARY_NAME);
+	if (!library) library = open_in_binary_folder(LIBRARY_NAME);
+	if (!library) library = dlopen(LIBRARY_NAME, RTLD_NOW | RTLD_LOCAL);
 	if (!library) return;
 	impl.open = (int (*)(const char*, ck_face_detector**))dlsym(library, "ck_faces_impl_open");
 	impl.passes = (uint32_t (*)(const ck_face_detector*))dlsym(library, "ck_faces_impl_passes");

@@ -20,7 +20,9 @@ extension PipelineFileDecoder {
             for node in try list(entry) {
                 let item = YAMLMapping.Entry(key: entry.key, keyLocation: entry.keyLocation, value: node, valueLocation: self.location(of: node))
                 let text = try string(item)
-                guard let type = MetadataObjectType(name: text), MetadataObjectType.available.contains(type) else {
+                // Codes are checked first: asking whether faces are available loads OpenCV.
+                guard let type = MetadataObjectType(name: text),
+                      MetadataObjectType.machineReadableCodes.contains(type) || MetadataObjectType.available.contains(type) else {
                     let valid = MetadataObjectType.available.map(\.name)
                     throw PipelineFileError(
                         .invalidValue(key: entry.key, value: text, valid: valid, suggestion: Suggestion.closest(to: text, among: valid)),

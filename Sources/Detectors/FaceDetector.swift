@@ -2,8 +2,8 @@ import CFacesLoader
 import Synchronization
 
 /// Finds faces in 8-bit gray images with OpenCV's Haar cascades (Debian's OpenCV 4.6 and the
-/// cascades of `opencv-data`), through the `CFaces` shim: what `AVMetadataFaceObject` reports,
-/// less the face ID, which tracking across frames assigns.
+/// cascades of `opencv-data`), through the shim `libCaptureKitFaces.so`, loaded on first use:
+/// what `AVMetadataFaceObject` reports, less the face ID, which tracking across frames assigns.
 ///
 /// Frontal faces (yaw 0) are found within about ±15° of upright. The profile pass adds faces
 /// turned ±90°, the roll pass faces turned ±30° on screen; each multiplies the cost (see

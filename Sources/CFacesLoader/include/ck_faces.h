@@ -2,8 +2,9 @@
  * ck_faces.h - plain C interface over Debian's OpenCV 4.6 cascade classifiers
  * (libopencv-objdetect-dev; the cascades come from opencv-data).
  *
- * Only C types appear here, so a Swift target can import it directly
- * (Package.swift links opencv_objdetect, opencv_imgproc, opencv_core and stdc++).
+ * Only C types appear here, so a Swift target can import it directly. The functions forward to
+ * libCaptureKitFaces.so (../shim, linked with opencv_objdetect, opencv_imgproc and opencv_core),
+ * opened on first use so that OpenCV is loaded only by processes that look for faces.
  *
  * Thread safety: a detector handle is for ONE THREAD AT A TIME. OpenCV's
  * cv::CascadeClassifier::detectMultiScale keeps per-call scratch data in the
@@ -94,8 +95,10 @@ void ck_faces_close(ck_face_detector* detector);
  * library cannot be loaded. */
 const char* ck_faces_opencv_version(void);
 
-/* Whether libCaptureKitFaces.so is loaded, loading it on first use: it sits beside the running
- * executable or test bundle (SwiftPM's build folder), or where CAPTUREKIT_FACES_LIBRARY says. */
+/* Whether libCaptureKitFaces.so is loaded, loading it on first use: from where
+ * CAPTUREKIT_FACES_LIBRARY says, else from CaptureKit_CFacesLoader.resources/ beside the running
+ * executable or test bundle (where SwiftPM puts it in this package's build and in any package
+ * depending on CaptureKit), else beside the binary, else from the dynamic linker's path. */
 bool ck_faces_library_loaded(void);
 
 #ifdef __cplusplus

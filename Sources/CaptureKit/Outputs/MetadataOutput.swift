@@ -53,11 +53,14 @@ public final class MetadataOutput: OutputNode {
     public var metadataObjectTypes: [MetadataObjectType] { state.withLock { $0.types } }
 
     /// Chooses the types to look for; each must be in `availableMetadataObjectTypes`.
+    ///
+    /// Code types are checked without asking for faces, so choosing only codes does not load
+    /// OpenCV.
     public func setMetadataObjectTypes(_ types: [MetadataObjectType]) throws(CaptureError) {
-        let available = availableMetadataObjectTypes
-        if let unavailable = types.first(where: { !available.contains($0) }) {
+        let codes = MetadataObjectType.machineReadableCodes
+        if let unavailable = types.first(where: { !codes.contains($0) && !availableMetadataObjectTypes.contains($0) }) {
             throw .invalidSetting(name: "metadata object type", value: unavailable.rawValue,
-                                  valid: available.map(\.name).joined(separator: ", "))
+                                  valid: availableMetadataObjectTypes.map(\.name).joined(separator: ", "))
         }
         state.withLock { $0.types = types }
     }

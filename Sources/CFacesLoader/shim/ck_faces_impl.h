@@ -1,8 +1,9 @@
 /*
  * ck_faces_impl.h - the entry points of libCaptureKitFaces.so, the OpenCV face shim built as a
- * dynamic library of its own. Nothing links it: CFacesLoader opens it on the first face
- * detection (dlopen), so that processes that never look for faces do not pay for loading
- * OpenCV (about 10 ms per process start on this machine). The API is ck_faces.h's, renamed.
+ * dynamic library of its own by Plugins/FacesLibraryPlugin (not by SwiftPM's C++ rules: this
+ * folder is excluded from the CFacesLoader target). Nothing links it: CFacesLoader opens it on
+ * the first face detection (dlopen), so that processes that never look for faces do not pay for
+ * loading OpenCV (about 10 ms per process start on this machine). The API is ck_faces.h's, renamed.
  */
 #ifndef CK_FACES_IMPL_H
 #define CK_FACES_IMPL_H

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// Runs `executable`, found on PATH (with `searchFirst` in front), with `arguments`; its output and
+/// error together.
+private func run(_ executable: String, _ arguments: [String], searchFirst: URL? = nil) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [executable] + arguments
+    if let searchFirst {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = searchFirst.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+    }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}
+
+/// The repository this test file belongs to.
+private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// An app's package that depends on the `CaptureKit` product alone, by version.
+private func downstreamManifest(dependingOn clone: URL) -> String {
+    """
+    // swift-tools-version:6.0
+    import PackageDescription
+
+    let package = Package(
+        name: "FaceApp",
+        platforms: [.macOS(.v15)],
+        dependencies: [.package(url: "\(clone.absoluteString)", from: "0.1.0")],
+        targets: [.executableTarget(name: "FaceApp", dependencies: [.product(name: "CaptureKit", package: "CaptureKit")])]
+    )
+    """
+}
+
+/// The app: whether OpenCV is mapped at start, after choosing code types and after looking for
+/// faces; the types offered; the faces in a photo.
+private let downstreamMain = #"""
+    import CaptureKit
+    import Foundation
+
+    /// Whether OpenCV is in this process's memory map; "unknown" when the map cannot be read.
+    func openCVMapped() -> String {
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile(),
+              case let maps = String(decoding: data, as: UTF8.self), maps.contains("/FaceApp") else { return "unknown" }
+        return maps.contains("libopencv_core") ? "true" : "false"
+    }
+
+    @main
+    struct FaceApp {
+        static func main() async throws {
+            print("opencv mapped at start: \(openCVMapped())")
+            try MetadataOutput().setMetadataObjectTypes([.qr, .ean13])
+            print("opencv mapped after choosing codes: \(openCVMapped())")
+            let types = MetadataOutput().availableMetadataObjectTypes
+            print("types: \(types.map(\.name).joined(separator: " "))")
+            var faces: [FaceObject] = []
+            for try await batch in MetadataFileScanner(types: [.face]).scan(URL(fileURLWithPath: CommandLine.arguments[1])) {
+                faces += batch.compactMap { $0 as? FaceObject }
+            }
+            for face in faces {
+                let b = face.bounds
+                print("face \(face.faceID) \(b.minX) \(b.minY) \(b.width) \(b.height)")
+            }
+            print("opencv mapped after: \(openCVMapped())")
+            exit(types.contains(.face) && faces.count == 1 ? 0 : 1)
+        }
+    }
+    """#
+
+@Suite("a package depending on CaptureKit by version")
+struct DownstreamPackageTests {
+    /// The way an app meets the package: a clone of this repository's committed HEAD (uncommitted
+    /// changes are not tested) tagged 0.1.0, an app's package depending on it `from: "0.1.0"` by
+    /// file URL (so SwiftPM refuses unsafe build flags in it, as for any versioned dependency), and
+    /// `swift build` of the app, which resolves swift-log, Yams and swift-argument-parser as usual.
+    /// The app must offer `face`, find the one face in a real photograph (NASA's portrait of Eileen
+    /// Collins in Debian's python3-skimage), and load OpenCV only once it asks for faces (not at
+    /// start, nor to scan for codes).
+    @Test("an app depending on the CaptureKit product from: 0.1.0 builds, offers face, finds the face in a photograph, and loads OpenCV only then")
+    func facesInDependentApp() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capturekit-downstream-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            // SwiftPM's lock files for the scratch path, named after it, beside it in the temporary folder.
+            let locks = directory.path.replacingOccurrences(of: "/", with: "_")
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+            where name.hasPrefix(locks) {
+                try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent(name))
+            }
+        }
+
+        let head = try run("git", ["-C", repository.path, "rev-parse", "HEAD"])
+        try #require(head.status == 0, "\(head.output)")
+        let clone = directory.appendingPathComponent("CaptureKit")
+        for step in [["clone", "--quiet", repository.path, clone.path],
+                     ["-C", clone.path, "checkout", "--quiet", "--detach", head.output.trimmingCharacters(in: .whitespacesAndNewlines)],
+                     ["-C", clone.path, "tag", "0.1.0"]] {
+            let result = try run("git", step)
+            try #require(result.status == 0, "git \(step.joined(separator: " ")): \(result.output)")
+        }
+
+        let app = directory.appendingPathComponent("FaceApp")
+        let sources = app.appendingPathComponent("Sources/FaceApp")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try downstreamManifest(dependingOn: clone).write(to: app.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try downstreamMain.write(to: sources.appendingPathComponent("FaceApp.swift"), atomically: true, encoding: .utf8)
+
+        let scratch = directory.appendingPathComponent("build")
+        let build = try run("swift", ["build", "--package-path", app.path, "--scratch-path", scratch.path])
+        try #require(build.status == 0, "\(build.output)")
+        #expect(!build.output.contains("unsafe"), "\(build.output)")
+
+        let photo = "/usr/lib/python3/dist-packages/skimage/data/astronaut.png"
+        // Started by name from PATH, as an installed command is: the face library is found from the
+        // executable's real location, not from argv[0].
+        let result = try run("FaceApp", [photo], searchFirst: scratch.appendingPathComponent("debug"))
+        #expect(result.status == 0, "\(result.output)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(2)) == ["opencv mapped at start: false", "opencv mapped after choosing codes: false"], "\(result.output)")
+        let types = lines.first { $0.hasPrefix("types: ") }?.dropFirst(7).split(separator: " ").map(String.init) ?? []
+        #expect(types.contains("face") && types.contains("qr") && types.contains("ean13"), "\(types)")
+        let faces = lines.filter { $0.hasPrefix("face ") }
+        try #require(faces.count == 1, "\(result.output)")
+        let numbers = faces[0].split(separator: " ").dropFirst(2).compactMap { Double($0) }
+        try #require(numbers.count == 4, "\(faces[0])")
+        let box = CGRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        // Eyes (205,101) and (246,104), mouth (224,145) of the 512x512 photo lie in the box.
+        for (x, y) in [(205.0, 101.0), (246.0, 104.0), (224.0, 145.0)] {
+            #expect(box.contains(CGPoint(x: x / 512, y: y / 512)), "\(box)")
+        }
+        #expect(lines.last == "opencv mapped after: true", "\(result.output)")
+    }
+}
