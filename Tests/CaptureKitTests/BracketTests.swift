@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import CaptureKit
+@_spi(Benchmark) @testable import CaptureKit
 
 @Suite("Bracketed capture", .serialized)
 struct BracketTests {
@@ -91,5 +91,49 @@ struct BracketTests {
         still.prepareToCaptureStillImageBracket(from: connection, withSettingsArray: tooMany) { ready, _ in prepared.continuation.yield(ready) }
         var iterator = prepared.stream.makeAsyncIterator()
         #expect(await iterator.next() == false)
+    }
+
+    @Test("auto bracket images are offset from the metered exposure, not a fixed one, and the flash stays dark (seed 003)")
+    func bracketFromMeteredExposureWithoutFlash() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let still = StillImageOutput()
+        let frames = VideoDataOutput()
+        let test = try TestSession(preset: .cif352x288, device: device, outputs: [still, frames])
+        var iterator = frames.sampleBuffers(bufferingNewest: 1).makeAsyncIterator()
+        try await test.session.startRunning()
+        defer {
+            test.session.stopRunning()
+            device.setVirtualSceneLight(ev: 0)
+            device.restoreDefaultControls()
+        }
+        // A scene 2 EV darker: auto exposure settles at 4 × 1/120 s = 1/30 s.
+        device.setVirtualSceneLight(ev: -2)
+        for _ in 0..<5 { _ = await iterator.next() }
+        for _ in 0..<150 where device.isAdjustingExposure { _ = await iterator.next() }
+        #expect(abs(device.exposureDuration.seconds * 30 - 1) < 0.08 && device.iso == 100, "within AE's 0.1 EV: \(device.exposureDuration) ISO \(device.iso)")
+        try device.lockForConfiguration()
+        try device.setFlashMode(.on)
+        device.unlockForConfiguration()
+        let connection = try #require(still.connection(with: .video))
+        let settings = [-2, 0].map { AutoExposureBracketedStillImageSettings(exposureTargetBias: Float($0)) }
+        let directory = try temporaryDirectory()
+        let files = AsyncStream<URL>.makeStream()
+        let index = Atomic<Int>(0)
+        try still.captureStillImageBracket(from: connection, withSettingsArray: settings) { sample, _, _ in
+            let file = directory.appendingPathComponent("metered-\(index.add(1, ordering: .relaxed).newValue).jpg")
+            if let sample, let data = try? StillImageOutput.jpegStillImageData(from: sample) { try? data.write(to: file) }
+            files.continuation.yield(file)
+        }
+        var written: [URL] = []
+        for await file in files.stream {
+            written.append(file)
+            if written.count == 2 { break }
+        }
+        let tags = try written.map { try exifTags($0, ["ExposureTime", "ISO", "Flash", "ExposureCompensation"]) }
+        let times = tags.map { Double($0["ExposureTime"] ?? "") ?? 0 }
+        #expect(abs(times[0] * 120 - 1) < 0.02, "-2 EV from the metered 1/30 s: 1/120 s: \(tags[0])")
+        #expect(abs(times[1] * 30 - 1) < 0.02 && tags[1]["ISO"] == "100", "0 EV: the metered 1/30 s, not a fixed 1/120 s: \(tags[1])")
+        #expect(tags.map { $0["ExposureCompensation"] } == ["-2", "0"])
+        for tag in tags { #expect((Int(tag["Flash"] ?? "") ?? 1) & 1 == 0, "the flash did not fire: \(tag)") }
     }
 }

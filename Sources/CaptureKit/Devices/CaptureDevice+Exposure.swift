@@ -221,20 +221,37 @@ struct ExposureState {
 
 /// A bracket image's exposure, overriding the device's for that image only.
 enum ExposureOverride: Sendable, Equatable {
-    /// The metered exposure offset by `bias` EV.
-    case bias(Float)
+    /// Auto exposure offset by `bias` EV: the exposure worked out from the metering when the
+    /// bracket began (`CaptureDevice.biasedExposure(_:)`).
+    case bias(Float, duration: CaptureTime, iso: Float)
     /// A duration and ISO (`currentExposureDuration` / `currentISO` keep the device's).
     case manual(duration: CaptureTime, iso: Float)
 
     /// The exposure duration, ISO and bias this override gives, from the device's `base`.
     func resolve(_ base: ExposureState) -> (duration: CaptureTime, iso: Float, bias: Float) {
         switch self {
-        case .bias(let requested):
-            let bias = requested == CaptureDevice.currentExposureTargetBias ? base.bias : requested
-            return (ExposureState.duration(ExposureState.meteredDuration.seconds * pow(2, Double(bias))), ExposureState.meteredISO, bias)
+        case .bias(let bias, let duration, let iso):
+            return (duration, iso, bias)
         case .manual(let duration, let iso):
-            return (duration.timescale == 0 ? base.duration : duration, iso == CaptureDevice.currentISO ? base.iso : iso, 0)
+            return (duration.isValid ? duration : base.duration, iso == CaptureDevice.currentISO ? base.iso : iso, 0)
         }
+    }
+}
+
+extension CaptureDevice {
+    /// The exposure auto exposure would give for `bias` EV, from what it meters now: the
+    /// current exposure scaled by 2^(bias − the current bias − `exposureTargetOffset`), so a
+    /// 0 EV image matches the settled exposure whatever the scene. Duration first, up to the
+    /// longest exposure, then ISO, within the device's limits.
+    func biasedExposure(_ requested: Float) -> ExposureOverride {
+        let limits = exposureLimits
+        let exposure = readState { $0.exposure }
+        let bias = requested == Self.currentExposureTargetBias ? exposure.bias : requested
+        let factor = pow(2, Double(bias - exposure.bias - exposure.targetOffset))
+        let light = exposure.duration.seconds * Double(exposure.iso) * factor
+        let seconds = min(limits.duration.upperBound, max(limits.duration.lowerBound, exposure.duration.seconds * factor))
+        let iso = min(limits.iso.upperBound, max(limits.iso.lowerBound, light / seconds))
+        return .bias(bias, duration: ExposureState.duration(seconds), iso: Float(iso))
     }
 }
 

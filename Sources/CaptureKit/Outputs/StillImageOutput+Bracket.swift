@@ -16,7 +16,9 @@ extension StillImageOutput {
     }
 
     /// Captures one still per settings, in order. Each overrides the device's exposure for its
-    /// image only (the device's own settings return after the bracket); the handler runs once
+    /// image only (the device's own settings return after the bracket); auto-exposure images are
+    /// offset from the exposure auto exposure meters when the bracket begins, and the flash does
+    /// not fire (seed 003: flash settings are ignored during a bracket); the handler runs once
     /// per image, in order, with the settings it used, on a CaptureKit thread. Throws at once for
     /// an empty or mixed bracket, more than `maxBracketedCaptureStillImageCount` images, values
     /// out of range, a device without manual exposure, or an inactive connection.
@@ -28,7 +30,8 @@ extension StillImageOutput {
             for (setting, override) in zip(settings, overrides) {
                 await device.applyBracketOverride(override)
                 do {
-                    let sample = try await captureStillImage(from: connection)
+                    // Seed 003: flash settings are ignored during a bracket.
+                    let sample = try await captureUnlitStillImage(from: connection)
                     completionHandler(sample, setting, nil)
                 } catch {
                     completionHandler(nil, setting, error as? CaptureError ?? .captureCancelled)
@@ -60,7 +63,7 @@ extension StillImageOutput {
             guard (-8...8).contains(auto.exposureTargetBias) || auto.exposureTargetBias == CaptureDevice.currentExposureTargetBias else {
                 throw .outOfRange(name: "exposure target bias", value: Double(auto.exposureTargetBias), range: -8...8)
             }
-            overrides.append(.bias(auto.exposureTargetBias))
+            overrides.append(device.biasedExposure(auto.exposureTargetBias))
         }
         for manual in manuals {
             try device.validateExposure(duration: manual.exposureDuration, iso: manual.iso)

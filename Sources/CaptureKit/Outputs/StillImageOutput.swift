@@ -162,6 +162,20 @@ public final class StillImageOutput: OutputNode, Observable {
         updateCapturing(true)
     }
 
+    /// A still without the flash, whatever its mode: a bracket's image.
+    func captureUnlitStillImage(from connection: CaptureConnection) async throws(CaptureError) -> SampleBuffer {
+        let result: Result<SampleBuffer, CaptureError> = await withCheckedContinuation { continuation in
+            do throws(CaptureError) {
+                try request(from: connection) { sample, error in
+                    continuation.resume(returning: sample.map { .success($0) } ?? .failure(error ?? .captureCancelled))
+                }
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+        return try result.get()
+    }
+
     /// The async form of `captureStillImage(from:completionHandler:)`.
     public func captureStillImage(from connection: CaptureConnection) async throws(CaptureError) -> SampleBuffer {
         let result: Result<SampleBuffer, CaptureError> = await withCheckedContinuation { continuation in
