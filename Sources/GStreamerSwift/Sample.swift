@@ -112,6 +112,9 @@ public struct VideoLayout: Sendable, Equatable {
     public var bytesPerRow: [Int]
     public var planeOffsets: [Int]
     public var byteCount: Int
+    /// Whether YUV values span the full 0…255 (true), the video range 16…235 (false), or the
+    /// caps do not say (nil); from the caps' colorimetry. Meaningless for RGB formats.
+    public var isFullRange: Bool?
 
     init(_ info: GstVideoInfo) {
         width = Int(info.width)
@@ -130,6 +133,11 @@ public struct VideoLayout: Sendable, Equatable {
         bytesPerRow = strides
         planeOffsets = offsets
         byteCount = Int(info.size)
+        isFullRange = switch info.colorimetry.range {
+        case GST_VIDEO_COLOR_RANGE_0_255: true
+        case GST_VIDEO_COLOR_RANGE_16_235: false
+        default: nil
+        }
     }
 
     /// GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT for a plane.

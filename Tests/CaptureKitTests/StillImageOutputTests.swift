@@ -126,6 +126,32 @@ struct StillImageOutputTests {
         #expect(throws: CaptureError.self) { try StillImageOutput.jpegStillImageData(from: sample) }
     }
 
+    @Test("uncompressed YCbCr stills come in video range ('420v', the default) or full range ('420f'), as the sample says", arguments: [PixelFormat.nv12, .i420])
+    func uncompressedRanges(format: PixelFormat) async throws {
+        let output = StillImageOutput()
+        let test = try TestSession(outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var levels: [ColorRange: (white: UInt8, black: UInt8)] = [:]
+        for range in ColorRange.allCases {
+            try output.setOutputSettings(.uncompressed(format, range: range))
+            try await Task.sleep(for: .milliseconds(1))  // let a running session take the new branch
+            let sample = try await output.captureStillImage(from: try #require(output.connection(with: .video)))
+            #expect(sample.formatDescription.pixelFormat == format && sample.formatDescription.colorRange == range)
+            levels[range] = try sample.withPlanes { planes in
+                let luma = planes[0]
+                func y(_ index: Int) -> UInt8 {
+                    let rect = VirtualScene.patchRect(index: index, row: 0, width: 640, height: 480)
+                    return luma.bytes[(rect.y.lowerBound + 3) * luma.bytesPerRow + rect.x.lowerBound + 3]
+                }
+                return (y(5), y(0))
+            }
+        }
+        #expect(levels[.video].map { $0.white == 235 && $0.black == 16 } == true, "video range: \(String(describing: levels[.video]))")
+        #expect(levels[.full].map { $0.white == 255 && $0.black == 0 } == true, "full range: \(String(describing: levels[.full]))")
+        #expect(StillImageSettings.uncompressed(.nv12) == .uncompressed(.nv12, range: .video))
+    }
+
     @Test("isCapturingStillImage is true while a still is pending and false after")
     func capturingFlag() async throws {
         let output = StillImageOutput()

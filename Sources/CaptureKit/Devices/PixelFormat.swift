@@ -6,6 +6,9 @@ public enum PixelFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// H.264 from the device.
     case h264
 
+    /// Whether frames hold luma and chroma (the formats a `ColorRange` applies to).
+    var isYCbCr: Bool { [.nv12, .i420, .yuy2, .uyvy].contains(self) }
+
     /// GStreamer's format name, or nil for compressed formats.
     var gstFormat: String? {
         switch self {

@@ -16,6 +16,9 @@ public struct FormatDescription: Sendable, Hashable {
     public var height: Int
     /// Bytes per row of each plane (raw frames).
     public var bytesPerRow: [Int]
+    /// The range of a YCbCr frame's values (video or full); nil for RGB, gray and compressed
+    /// samples, and where the source did not say.
+    public var colorRange: ColorRange? = nil
 }
 
 /// What travels with a sample: orientation and mirroring (metadata, never applied to pixels)
@@ -92,8 +95,10 @@ public final class SampleBuffer: Sendable {
 extension SampleBuffer {
     /// A sample over a GStreamer raw-video sample; `layout` is the caps' layout (cached by the caller).
     convenience init(sample: Sample, layout: VideoLayout, attachments: SampleAttachments) {
-        let format = FormatDescription(codec: nil, pixelFormat: PixelFormat(gstFormat: layout.format),
-                                       width: layout.width, height: layout.height, bytesPerRow: layout.bytesPerRow)
+        let pixelFormat = PixelFormat(gstFormat: layout.format)
+        let format = FormatDescription(codec: nil, pixelFormat: pixelFormat, width: layout.width, height: layout.height,
+                                       bytesPerRow: layout.bytesPerRow,
+                                       colorRange: pixelFormat?.isYCbCr == true ? layout.isFullRange.map { $0 ? .full : .video } : nil)
         self.init(presentationTime: CaptureTime(nanoseconds: sample.presentationTime ?? 0),
                   duration: CaptureTime(nanoseconds: sample.duration ?? 0),
                   formatDescription: format, attachments: attachments, storage: .sample(sample))

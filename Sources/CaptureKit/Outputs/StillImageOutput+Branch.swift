@@ -17,8 +17,9 @@ extension StillImageOutput {
             chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", StillImageOutput.jpegInputCaps)]))
             chain.append(.init("jpegenc", name: "\(prefix)_encode", [.init("quality", String(Int((quality * 100).rounded())))]))
             chain.append(.init("jifmux", name: "\(prefix)_mux"))
-        case .uncompressed(let format):
-            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", "video/x-raw,format=\(format.gstFormat!)")]))
+        case .uncompressed(let format, let range):
+            let colorimetry = format.isYCbCr ? ",colorimetry=\(range.colorimetry)" : ""
+            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", "video/x-raw,format=\(format.gstFormat!)\(colorimetry)")]))
         }
         chain.append(.init("appsink", name: "\(prefix)_sink", [
             .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"),

@@ -85,7 +85,7 @@ public final class StillImageOutput: OutputNode, Observable {
             guard (0...1).contains(quality) else {
                 throw .invalidSetting(name: "JPEG quality", value: "\(quality)", valid: "0.0...1.0")
             }
-        case .uncompressed(let format):
+        case .uncompressed(let format, _):
             guard availableImageDataPixelFormatTypes.contains(format) else {
                 throw .invalidSetting(name: "still pixel format", value: format.rawValue,
                                       valid: availableImageDataPixelFormatTypes.map(\.rawValue).joined(separator: ", "))
