@@ -152,6 +152,44 @@ struct StillImageOutputTests {
         #expect(StillImageSettings.uncompressed(.nv12) == .uncompressed(.nv12, range: .video))
     }
 
+    @Test("a still's attachments carry the values its EXIF says, as typed values, for JPEG and uncompressed stills")
+    func stillMetadata() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let output = StillImageOutput()
+        let test = try TestSession(preset: .cif352x288, device: device, outputs: [output])
+        try await test.session.startRunning()
+        defer {
+            test.session.stopRunning()
+            device.restoreDefaultControls()
+        }
+        try device.lockForConfiguration()
+        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 250), iso: 400)
+        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 1, greenGain: 1.5, blueGain: 2))
+        try device.setFocusModeLocked(lensPosition: 0.3)
+        try device.setVideoZoomFactor(2)
+        device.unlockForConfiguration()
+        let connection = try #require(output.connection(with: .video))
+        connection.videoOrientation = .portrait
+        let before = Date()
+        let sample = try await output.captureStillImage(from: connection)
+        let metadata = try #require(sample.attachments.stillMetadata)
+        #expect(metadata.exposureDuration == CaptureTime(value: 1, timescale: 250) && metadata.iso == 400)
+        #expect(metadata.isExposureManual == true && metadata.isWhiteBalanceManual == true)
+        #expect(metadata.whiteBalanceGains == .init(redGain: 1, greenGain: 1.5, blueGain: 2) && metadata.lensPosition == 0.3)
+        #expect(metadata.digitalZoomRatio == 2 && metadata.fNumber == 2 && metadata.exifOrientation == 6)
+        #expect(metadata.flashMode == .off && !metadata.isFlashFired && metadata.model == "Virtual Camera")
+        #expect(abs(metadata.date.timeIntervalSince(before)) < 5)
+        let file = try temporaryDirectory().appendingPathComponent("metadata.jpg")
+        try StillImageOutput.jpegStillImageData(from: sample).write(to: file)
+        let exif = try exifTags(file, ["ExposureTime", "ISO", "FNumber", "DigitalZoomRatio", "Orientation", "WhiteBalance", "Model"])
+        #expect(exif["ExposureTime"] == "0.004" && exif["ISO"] == "400" && exif["FNumber"] == "2", "\(exif)")
+        #expect(exif["DigitalZoomRatio"] == "2" && exif["Orientation"] == "6" && exif["WhiteBalance"] == "1" && exif["Model"] == "Virtual Camera", "\(exif)")
+
+        try output.setOutputSettings(.uncompressed(.bgra))
+        let raw = try await output.captureStillImage(from: connection)
+        #expect(raw.attachments.stillMetadata?.iso == 400 && raw.attachments.stillMetadata?.exifOrientation == 6)
+    }
+
     @Test("isCapturingStillImage is true while a still is pending and false after")
     func capturingFlag() async throws {
         let output = StillImageOutput()

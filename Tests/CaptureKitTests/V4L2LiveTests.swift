@@ -26,6 +26,26 @@ struct V4L2LiveTests {
         #expect(report.activeFormat.width > 0 && !report.exposureMode.supported.isEmpty)
     }
 
+    @Test("a still from the driver carries its exposure read from the controls, in EXIF and as typed values")
+    func stillMetadata() async throws {
+        let device = try #require(CaptureDevice.devices(for: .video).first { if case .v4l2 = $0.source { true } else { false } })
+        let still = StillImageOutput()
+        let test = try TestSession(preset: .vga640x480, device: device, outputs: [still])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let sample = try await still.captureStillImage(from: try #require(still.connection(with: .video)))
+        let metadata = try #require(sample.attachments.stillMetadata)
+        #expect(metadata.model == device.localizedName && metadata.exifOrientation == 1)
+        let file = try temporaryDirectory().appendingPathComponent("v4l2.jpg")
+        try StillImageOutput.jpegStillImageData(from: sample).write(to: file)
+        let exif = try exifTags(file, ["ISO", "ExposureTime", "Model"])
+        #expect(exif["Model"] == device.localizedName)
+        if let iso = metadata.iso { #expect(exif["ISO"] == "\(Int(iso.rounded()))", "\(exif)") }
+        if let duration = metadata.exposureDuration, let written = Double(exif["ExposureTime"] ?? "") {
+            #expect(abs(written - duration.seconds) < 1e-6)
+        }
+    }
+
     @Test("brightness set on the running pipeline shows in the pixels")
     func brightnessWhileRunning() async throws {
         let device = try #require(CaptureDevice.devices(for: .video).first { if case .v4l2 = $0.source { true } else { false } })

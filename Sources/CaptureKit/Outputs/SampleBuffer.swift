@@ -27,6 +27,9 @@ public struct SampleAttachments: Sendable, Hashable {
     public var videoOrientation: VideoOrientation
     public var isVideoMirrored: Bool
     public var deviceUniqueID: String
+    /// A still's exposure, white balance, flash, zoom and date (what its EXIF says); nil for
+    /// video frames.
+    public var stillMetadata: StillMetadata? = nil
 
     /// The EXIF Orientation (1–8) viewers apply.
     public var exifOrientation: Int { videoOrientation.exifOrientation(mirrored: isVideoMirrored) }

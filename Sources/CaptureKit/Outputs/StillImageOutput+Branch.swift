@@ -44,11 +44,12 @@ extension StillImageOutput {
             guard let self, let pts = buffer.presentationTime else { return .drop }
             let (orientation, mirrored) = branch.connection.orientationState
             let device = branch.connection.device
+            // Only frames a request waits for pass the gate above, so this runs once per still.
+            let metadata = StillMetadata(device: device, orientation: orientation, mirrored: mirrored, date: Date())
             let admitted = takeRequests(upTo: pts, attachments: SampleAttachments(
-                videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: device?.uniqueID ?? ""))
+                videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: device?.uniqueID ?? "", stillMetadata: metadata))
             guard admitted else { return .drop }
-            if let mux, let tags = try? TagList(serialized: StillTags.serialized(
-                orientation: orientation, mirrored: mirrored, device: device, date: Date())) {
+            if let mux, let tags = try? TagList(serialized: StillTags.serialized(metadata)) {
                 mux.replaceTags(tags)
             }
             return .pass

@@ -3,53 +3,37 @@ import GStreamerSwift
 
 /// The GStreamer tags a still carries, which `jifmux` writes as EXIF.
 enum StillTags {
-    /// The serialized tag list for a still: orientation (EXIF Orientation), make and model,
-    /// capture time (DateTimeOriginal) and the writing software.
-    static func serialized(orientation: VideoOrientation, mirrored: Bool, device: CaptureDevice?, date: Date) -> String {
-        var fields = ["image-orientation=(string)\(orientation.imageOrientationTag(mirrored: mirrored))"]
-        if let device {
-            fields.append("device-manufacturer=(string)\(quoted(device.manufacturer))")
-            fields.append("device-model=(string)\(quoted(modelName(device)))")
-            fields += exposureFields(device)
-            fields += flashFields(device)
+    /// The serialized tag list for a still's metadata: orientation (EXIF Orientation), make and
+    /// model, exposure, white balance, zoom and flash where known, capture time
+    /// (DateTimeOriginal) and the writing software.
+    static func serialized(_ metadata: StillMetadata) -> String {
+        var fields = ["image-orientation=(string)\(imageOrientationTag(exif: metadata.exifOrientation))"]
+        if let make = metadata.make { fields.append("device-manufacturer=(string)\(quoted(make))") }
+        if let model = metadata.model { fields.append("device-model=(string)\(quoted(model))") }
+        if let duration = metadata.exposureDuration, duration.isNumeric {
+            fields.append("capturing-shutter-speed=(fraction)\(duration.value)/\(duration.timescale)")
         }
-        fields.append("datetime=(datetime)\(timestamp(date))")
+        if let iso = metadata.iso { fields.append("capturing-iso-speed=(int)\(Int(iso.rounded()))") }
+        if let bias = metadata.exposureBias { fields.append("capturing-exposure-compensation=(double)\(bias)") }
+        if let fNumber = metadata.fNumber, fNumber > 0 { fields.append("capturing-focal-ratio=(double)\(fNumber)") }
+        if let manual = metadata.isExposureManual {
+            fields.append("capturing-exposure-mode=(string)" + (manual ? "manual-exposure" : "auto-exposure"))
+        }
+        if let zoom = metadata.digitalZoomRatio { fields.append("capturing-digital-zoom-ratio=(double)\(zoom)") }
+        if let manual = metadata.isWhiteBalanceManual { fields.append("capturing-white-balance=(string)" + (manual ? "manual" : "auto")) }
+        fields.append("capturing-flash-fired=(boolean)\(metadata.isFlashFired)")
+        if let mode = metadata.flashMode {
+            fields.append("capturing-flash-mode=(string)" + (mode == .on ? "always" : mode == .auto ? "auto" : "never"))
+        }
+        fields.append("datetime=(datetime)\(timestamp(metadata.date))")
         fields.append("application-name=(string)CaptureKit")
         return "taglist, " + fields.joined(separator: ", ")
     }
 
-    /// ExposureTime, ISO, FNumber, exposure mode, zoom and white balance mode, where the device knows them (the virtual
-    /// camera always does; V4L2 cameras once their exposure controls are read).
-    static func exposureFields(_ device: CaptureDevice) -> [String] {
-        guard device.source == .virtual else { return [] }
-        let exposure = device.readState { $0.exposure }
-        let (duration, iso, bias) = exposure.effective
-        return [
-            "capturing-shutter-speed=(fraction)\(duration.value)/\(duration.timescale)",
-            "capturing-iso-speed=(int)\(Int(iso.rounded()))",
-            "capturing-exposure-compensation=(double)\(bias)",
-            "capturing-focal-ratio=(double)\(device.lensAperture)",
-            "capturing-exposure-mode=(string)" + (exposure.mode == .custom || exposure.mode == .locked ? "manual-exposure" : "auto-exposure"),
-            "capturing-digital-zoom-ratio=(double)\(device.videoZoomFactor)",
-            "capturing-white-balance=(string)" + (device.whiteBalanceMode == .locked ? "manual" : "auto"),
-        ]
-    }
-
-    /// EXIF Flash: whether it fired for this still, and the mode ("always", "never", "auto").
-    static func flashFields(_ device: CaptureDevice) -> [String] {
-        guard device.hasFlash else { return ["capturing-flash-fired=(boolean)false"] }
-        let flash = device.readState { $0.flash }
-        let mode = switch flash.mode {
-        case .off: "never"
-        case .on: "always"
-        case .auto: "auto"
-        }
-        return ["capturing-flash-fired=(boolean)\(flash.isFiring)", "capturing-flash-mode=(string)\(mode)"]
-    }
-
-    /// The EXIF Model: the virtual camera's model name, or the device's name.
-    static func modelName(_ device: CaptureDevice) -> String {
-        device.source == .virtual ? VirtualCamera.model : device.localizedName
+    /// GStreamer's `image-orientation` tag for an EXIF Orientation (1–8).
+    static func imageOrientationTag(exif: Int) -> String {
+        ["rotate-0", "flip-rotate-0", "rotate-180", "flip-rotate-180", "flip-rotate-270", "rotate-90", "flip-rotate-90", "rotate-270"][
+            min(max(exif, 1), 8) - 1]
     }
 
     /// Local time with its UTC offset, as GStreamer's datetime parser reads it

@@ -25,11 +25,6 @@ public enum VideoOrientation: Int, Sendable, Hashable, CaseIterable, CustomStrin
         }
     }
 
-    /// GStreamer's `image-orientation` tag value (flip-rotate-N when mirrored).
-    func imageOrientationTag(mirrored: Bool) -> String {
-        (mirrored ? "flip-rotate-" : "rotate-") + String(rotationDegrees)
-    }
-
     /// The EXIF Orientation number (1–8) for this orientation and mirroring.
     public func exifOrientation(mirrored: Bool) -> Int {
         switch (self, mirrored) {

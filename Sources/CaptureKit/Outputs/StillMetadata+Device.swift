@@ -1,0 +1,49 @@
+import Foundation
+
+extension StillMetadata {
+    /// The metadata of a still `device` takes now, held as `orientation` (and `mirrored`).
+    /// Runs on the still branch's streaming thread once per still: device state under its lock,
+    /// and for V4L2 cameras one control query (a few ioctls), never user code.
+    init(device: CaptureDevice?, orientation: VideoOrientation, mirrored: Bool, date: Date) {
+        self.init(exifOrientation: orientation.exifOrientation(mirrored: mirrored), date: date)
+        guard let device else { return }
+        make = device.manufacturer
+        model = device.source == .virtual ? VirtualCamera.model : device.localizedName
+        if device.hasFlash {
+            let flash = device.readState { $0.flash }
+            flashMode = flash.mode
+            isFlashFired = flash.isFiring
+        }
+        switch device.source {
+        case .virtual:
+            let exposure = device.readState { $0.exposure }
+            let (duration, iso, bias) = exposure.effective
+            exposureDuration = duration
+            self.iso = iso
+            exposureBias = bias
+            fNumber = device.lensAperture
+            isExposureManual = exposure.mode == .custom || exposure.mode == .locked
+            lensPosition = device.lensPosition
+            whiteBalanceGains = device.deviceWhiteBalanceGains
+            isWhiteBalanceManual = device.whiteBalanceMode == .locked
+            digitalZoomRatio = device.videoZoomFactor
+        case .v4l2(let path):
+            // What the driver runs with now: its own auto exposure may have moved it.
+            if let table = try? V4L2ControlTable.query(deviceAt: path) {
+                let reading = ExposureState(reading: V4L2ControlMapping(table))
+                let mapping = V4L2ControlMapping(table)
+                if mapping[.exposureCustom].isSupported { exposureDuration = reading.duration }
+                if mapping.isoRange != nil { iso = reading.iso }
+            }
+            let mode = device.exposureMode
+            isExposureManual = mode == .custom || mode == .locked
+            exposureBias = mode == .continuousAutoExposure || mode == .autoExpose ? device.exposureTargetBias : 0
+            if device.isFocusModeSupported(.locked) { lensPosition = device.lensPosition }
+            isWhiteBalanceManual = device.whiteBalanceMode == .locked
+            if device.maxWhiteBalanceGain > 1 { whiteBalanceGains = device.deviceWhiteBalanceGains }
+            digitalZoomRatio = device.videoZoomFactor
+        default:
+            break
+        }
+    }
+}
