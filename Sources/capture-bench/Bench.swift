@@ -9,12 +9,12 @@ enum Bench {
         let which = CommandLine.arguments.dropFirst().first ?? "all"
         let benches: [String: () async throws -> [String: Double]] = [
             "frames": FramesBenchmark.run, "still": StillBenchmark.run, "start": StartBenchmark.run, "switch": SwitchBenchmark.run, "controls": ControlsBenchmark.run,
-            "scan": ScanBenchmark.run,
+            "scan": ScanBenchmark.run, "memory": MemoryBenchmark.run,
         ]
         let names = which == "all" ? ["frames", "still", "start", "switch", "controls", "scan"] : [which]
         for name in names {
             guard let bench = benches[name] else {
-                FileHandle.standardError.write(Data("usage: capture-bench frames|still|start|switch|controls|scan|all\n".utf8))
+                FileHandle.standardError.write(Data("usage: capture-bench frames|still|start|switch|controls|scan|memory|all\n".utf8))
                 exit(2)
             }
             let figures = try await bench()
