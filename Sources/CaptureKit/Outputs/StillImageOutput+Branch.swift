@@ -40,10 +40,13 @@ extension StillImageOutput {
             return pts >= earliestRequest.load(ordering: .acquiring) ? .pass : .drop
         }
         // On the branch thread: take every request this frame answers, tag the frame for them.
+        // The probe keeps the connection, not the branch: the branch holds the pipeline, which
+        // holds this probe, and that cycle would keep every stopped pipeline alive.
+        let connection = branch.connection
         try branch.pad("queue", "src").addBufferProbe { [weak self] buffer in
             guard let self, let pts = buffer.presentationTime else { return .drop }
-            let (orientation, mirrored) = branch.connection.orientationState
-            let device = branch.connection.device
+            let (orientation, mirrored) = connection.orientationState
+            let device = connection.device
             // Only frames a request waits for pass the gate above, so this runs once per still.
             let metadata = StillMetadata(device: device, orientation: orientation, mirrored: mirrored, date: Date())
             let admitted = takeRequests(upTo: pts, attachments: SampleAttachments(
