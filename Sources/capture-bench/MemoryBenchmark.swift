@@ -49,7 +49,11 @@ enum MemoryBenchmark {
     static func growth(cycles: Int, _ body: () async throws -> Void) async throws -> Double {
         for _ in 0..<max(1, cycles / 5) { try await body() }
         let before = residentKilobytes()
-        for _ in 0..<cycles { try await body() }
+        let verbose = ProcessInfo.processInfo.environment["CAPTURE_BENCH_VERBOSE"] != nil
+        for cycle in 0..<cycles {
+            try await body()
+            if verbose && (cycle + 1) % 100 == 0 { print("cycle \(cycle + 1): +\(residentKilobytes() - before) KB") }
+        }
         return Double(residentKilobytes() - before) / Double(cycles)
     }
 

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+/// Short versions of `capture-bench memory`: stopped pipelines and removed branches must be
+/// freed. A pipeline kept alive leaks its buffers, ~1 MB a cycle at 640x480 (100 MB here); the
+/// bound (16 MB over 100 cycles after warm-up) catches that and stays clear of the allocator's
+/// noise, which moves resident memory by a few MB either way over such a run. The bar
+/// (< 2 MB over 1,000 cycles) is measured by `capture-bench memory` (BENCHMARKS.md).
+@Suite("Memory", .serialized)
+struct MemoryTests {
+    static func residentKilobytes() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
+        let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+
+    /// Kilobytes gained over `cycles` after `warmUp` cycles (the allocator's and GStreamer's
+    /// caches fill over the first hundred or so, then resident memory stays flat).
+    static func growth(warmUp: Int = 100, cycles: Int = 100, _ body: () async throws -> Void) async throws -> Int {
+        for _ in 0..<warmUp { try await body() }
+        let before = residentKilobytes()
+        for _ in 0..<cycles { try await body() }
+        return residentKilobytes() - before
+    }
+
+    @Test("starting a session with a still output, taking a frame and stopping frees each pipeline")
+    func startStop() async throws {
+        let grown = try await Self.growth(warmUp: 40, cycles: 60) {
+            let frames = VideoDataOutput()
+            let test = try TestSession(preset: .vga640x480, outputs: [StillImageOutput(), frames])
+            var iterator = frames.sampleBuffers().makeAsyncIterator()
+            try await test.session.startRunning()
+            _ = await iterator.next()
+            await test.session.stopRunning()
+        }
+        #expect(grown < 16384, "\(grown) KB over 60 cycles")
+    }
+
+    @Test("adding and removing a still output on a running session frees each branch")
+    func addRemove() async throws {
+        let test = try TestSession(preset: .vga640x480, outputs: [VideoDataOutput()])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let grown = try await Self.growth {
+            let still = StillImageOutput()
+            try test.session.addOutput(still)
+            try test.session.removeOutput(still)
+        }
+        #expect(grown < 16384, "\(grown) KB over 100 cycles")
+    }
+
+    @Test("stills taken one after another do not accumulate")
+    func stills() async throws {
+        let still = StillImageOutput()
+        let test = try TestSession(preset: .vga640x480, outputs: [still])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let connection = try #require(still.connection(with: .video))
+        let grown = try await Self.growth(warmUp: 30, cycles: 60) { _ = try await still.captureStillImage(from: connection) }
+        #expect(grown < 16384, "\(grown) KB over 60 stills")
+    }
+}
