@@ -15,16 +15,33 @@ struct Completed {
 
 /// Runs a built product with arguments.
 func launch(_ product: String, _ arguments: [String], in directory: URL? = nil) throws -> Completed {
+    try runProcess(binaries.appendingPathComponent(product), arguments, in: directory)
+}
+
+/// Runs `executable` with `arguments` in `directory`, with `pathFirst` in front of PATH, and
+/// collects its output and error (read at once, so neither pipe can fill and stall it).
+func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil, pathFirst: URL? = nil) throws -> Completed {
     let process = Process()
-    process.executableURL = binaries.appendingPathComponent(product)
+    process.executableURL = executable
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if let pathFirst {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = pathFirst.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+    }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    nonisolated(unsafe) var error = Data()
+    let errorRead = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        error = err.fileHandleForReading.readDataToEndOfFile()
+        errorRead.signal()
+    }
     let output = out.fileHandleForReading.readDataToEndOfFile()
-    let error = err.fileHandleForReading.readDataToEndOfFile()
+    errorRead.wait()
     process.waitUntilExit()
     return Completed(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
                      error: String(decoding: error, as: UTF8.self))

@@ -4,21 +4,8 @@ import Testing
 /// Runs `executable`, found on PATH (with `searchFirst` in front), with `arguments`; its output and
 /// error together.
 private func run(_ executable: String, _ arguments: [String], searchFirst: URL? = nil) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [executable] + arguments
-    if let searchFirst {
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = searchFirst.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = environment
-    }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [executable] + arguments, pathFirst: searchFirst)
+    return (result.status, result.output + result.error)
 }
 
 /// The repository this test file belongs to.

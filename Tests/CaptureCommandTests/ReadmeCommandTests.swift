@@ -31,22 +31,7 @@ struct ReadmeCommandTests {
 
     /// Runs `line` with /bin/sh in `directory`, the built products first on PATH.
     static func shell(_ line: String, in directory: URL) throws -> Completed {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", line]
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = binaries.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Completed(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                         error: String(decoding: error, as: UTF8.self))
+        try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", line], in: directory, pathFirst: binaries)
     }
 
     @Test("every command line in README.md runs and does what it says")

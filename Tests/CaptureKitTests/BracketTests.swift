@@ -5,6 +5,25 @@ import Testing
 
 @Suite("Bracketed capture", .serialized)
 struct BracketTests {
+    /// Takes a bracket and writes each JPEG to a file of its own, in order.
+    static func jpegFiles(_ still: StillImageOutput, _ connection: CaptureConnection,
+                          _ settings: [any BracketedStillImageSettings]) async throws -> [URL] {
+        let directory = try temporaryDirectory()
+        let files = AsyncStream<URL>.makeStream()
+        let index = Atomic<Int>(0)
+        try still.captureStillImageBracket(from: connection, withSettingsArray: settings) { sample, _, _ in
+            let file = directory.appendingPathComponent("bracket-\(index.add(1, ordering: .relaxed).newValue).jpg")
+            if let sample, let data = try? StillImageOutput.jpegStillImageData(from: sample) { try? data.write(to: file) }
+            files.continuation.yield(file)
+        }
+        var written: [URL] = []
+        for await file in files.stream {
+            written.append(file)
+            if written.count == settings.count { break }
+        }
+        return written
+    }
+
     @Test("a -2/0/+2 EV bracket gets strictly brighter, in order, and leaves the device's exposure alone")
     func autoBracket() async throws {
         let device = CaptureDevice.find(virtual: .back)
@@ -48,19 +67,7 @@ struct BracketTests {
         let connection = try #require(still.connection(with: .video))
         let settings = [ManualExposureBracketedStillImageSettings(exposureDuration: CaptureTime(value: 1, timescale: 250), iso: 400),
                         ManualExposureBracketedStillImageSettings(exposureDuration: CaptureTime(value: 1, timescale: 60), iso: 100)]
-        let directory = try temporaryDirectory()
-        let files = AsyncStream<URL>.makeStream()
-        let index = Atomic<Int>(0)
-        try still.captureStillImageBracket(from: connection, withSettingsArray: settings) { sample, _, _ in
-            let file = directory.appendingPathComponent("bracket-\(index.add(1, ordering: .relaxed).newValue).jpg")
-            if let sample, let data = try? StillImageOutput.jpegStillImageData(from: sample) { try? data.write(to: file) }
-            files.continuation.yield(file)
-        }
-        var written: [URL] = []
-        for await file in files.stream {
-            written.append(file)
-            if written.count == 2 { break }
-        }
+        let written = try await Self.jpegFiles(still, connection, settings)
         let first = try exifTags(written[0], ["ExposureTime", "ISO"]), second = try exifTags(written[1], ["ExposureTime", "ISO"])
         #expect(first["ExposureTime"] == "0.004" && first["ISO"] == "400", "\(first)")
         #expect(second["ISO"] == "100" && second["ExposureTime"]?.hasPrefix("0.0166") == true, "\(second)")
@@ -116,19 +123,7 @@ struct BracketTests {
         device.unlockForConfiguration()
         let connection = try #require(still.connection(with: .video))
         let settings = [-2, 0].map { AutoExposureBracketedStillImageSettings(exposureTargetBias: Float($0)) }
-        let directory = try temporaryDirectory()
-        let files = AsyncStream<URL>.makeStream()
-        let index = Atomic<Int>(0)
-        try still.captureStillImageBracket(from: connection, withSettingsArray: settings) { sample, _, _ in
-            let file = directory.appendingPathComponent("metered-\(index.add(1, ordering: .relaxed).newValue).jpg")
-            if let sample, let data = try? StillImageOutput.jpegStillImageData(from: sample) { try? data.write(to: file) }
-            files.continuation.yield(file)
-        }
-        var written: [URL] = []
-        for await file in files.stream {
-            written.append(file)
-            if written.count == 2 { break }
-        }
+        let written = try await Self.jpegFiles(still, connection, settings)
         let tags = try written.map { try exifTags($0, ["ExposureTime", "ISO", "Flash", "ExposureCompensation"]) }
         let times = tags.map { Double($0["ExposureTime"] ?? "") ?? 0 }
         #expect(abs(times[0] * 120 - 1) < 0.02, "-2 EV from the metered 1/30 s: 1/120 s: \(tags[0])")
