@@ -29,6 +29,7 @@ enum SnapV4L2Benchmark {
             throw BenchFailure(message: "no \(device): run inside ../shared/v4l2vm (v4l2vm run -- .build/release/capture-bench snap-v4l2)")
         }
         let (tools, absent) = makeTools()
+        guard !absent.contains("gst-launch") else { throw BenchFailure(message: "gst-launch-1.0, the reference, is not in the guest") }
         var times: [String: [Double]] = [:]
         for round in -1..<rounds {
             for offset in 0..<tools.count {
