@@ -21,6 +21,11 @@ $capture snap -d 0 --preset vga640x480 -o "$out/vivid.jpg" --verbose
 head -c 2 "$out/vivid.jpg" | od -An -tx1 | grep -q 'ff d8' || { echo "not a JPEG"; exit 1; }
 if command -v gst-discoverer-1.0 >/dev/null; then gst-discoverer-1.0 "$out/vivid.jpg" | grep -i 'width\|height' || true; fi
 ls -l "$out/vivid.jpg"
+echo "== capture snap -d /dev/video0 --preset vga640x480 (the node opened alone, no device monitor)"
+$capture snap -d /dev/video0 --preset vga640x480 -o "$out/vivid-path.jpg"
+head -c 2 "$out/vivid-path.jpg" | od -An -tx1 | grep -q 'ff d8' || { echo "not a JPEG"; exit 1; }
+grep -qa 'Exif' "$out/vivid-path.jpg" || { echo "no EXIF"; exit 1; }
+ls -l "$out/vivid-path.jpg"
 echo "== capture scan -d 0 --timeout 2 (the metadata branch on vivid's frames: no code in its pattern, exit 1)"
 set +e; $capture scan -d 0 --timeout 2 --verbose 2>"$out/scan.err"; status=$?; set -e
 grep -o 'appsink name=output0_sink' "$out/scan.err" | head -1
@@ -32,10 +37,11 @@ grep -q '^brightness ' "$out/controls.txt" || { echo "no raw brightness control"
 grep -q '^iso .*device(gain_automatic=0, gain' "$out/controls.txt" || { echo "ISO not mapped onto gain"; exit 1; }
 if [ -x .build/debug/CaptureKitPackageTests.xctest ]; then
   echo "== live V4L2 tests (brightness on the running pipeline; the software exposure loop on vivid's gain;"
-  echo "   digital zoom in the pipeline; ioctl discovery matches v4l2-ctl; then the disconnect control)"
-  for filter in 'brightnessWhileRunning|softwareExposureLoop|pipelineZoom|liveDevice' 'disconnectWhileRunning'; do
+  echo "   digital zoom in the pipeline; ioctl discovery matches v4l2-ctl; a camera given by path is described"
+  echo "   alone as the device monitor describes it; then the disconnect control)"
+  for filter in 'brightnessWhileRunning|softwareExposureLoop|pipelineZoom|liveDevice|probedByPath' 'disconnectWhileRunning'; do
     .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing --filter "$filter" 2>&1 \
-      | grep -E '✔|✘|recorded|software AE|digital zoom' | sed 's/\x1b\[[0-9;]*m//g' | tee -a "$out/live.txt"
+      | grep -E '✔|✘|recorded|software AE|digital zoom|probedByPath' | sed 's/\x1b\[[0-9;]*m//g' | tee -a "$out/live.txt"
   done
   if grep -q '✘' "$out/live.txt"; then echo "live tests failed"; exit 1; fi
 fi

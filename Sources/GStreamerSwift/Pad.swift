@@ -76,6 +76,14 @@ public final class Pad: Sendable {
         gst_pad_remove_probe(pointer.raw, gulong(id))
     }
 
+    /// The caps the pad can handle now (a caps query, no filter), one structure per entry. For
+    /// a device source in READY that is what the device offers.
+    public func queryCaps() -> [CapsStructure] {
+        guard let caps = gst_pad_query_caps(pointer.raw, nil) else { return [] }
+        defer { gst_caps_unref(caps) }
+        return CapsStructure.structures(of: caps)
+    }
+
     /// The caps currently negotiated on the pad, as a string.
     public var currentCaps: String? {
         guard let caps = gst_pad_get_current_caps(pointer.raw) else { return nil }

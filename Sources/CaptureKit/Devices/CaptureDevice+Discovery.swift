@@ -31,7 +31,8 @@ extension CaptureDevice {
     }
 
     /// A device by uniqueID, localized name, index in `devices()`, "virtual" / "virtual-front",
-    /// or "default" (`default(for: .video)`, else the virtual back camera).
+    /// "default" (`default(for: .video)`, else the virtual back camera), or the path of its V4L2
+    /// node (or a link to it). A path opens that node alone, without discovering other devices.
     public static func find(_ reference: String) throws(CaptureError) -> CaptureDevice {
         switch reference {
         case "default": return `default`(for: .video) ?? VirtualCamera.back
@@ -39,6 +40,7 @@ extension CaptureDevice {
         case "virtual-front", VirtualCamera.front.uniqueID: return VirtualCamera.front
         default: break
         }
+        if reference.hasPrefix("/"), let device = DeviceRegistry.shared.device(atPath: reference) { return device }
         let all = devices()
         if let index = Int(reference), all.indices.contains(index) { return all[index] }
         if let match = all.first(where: { $0.uniqueID == reference || $0.localizedName == reference }) { return match }
@@ -59,6 +61,31 @@ final class DeviceRegistry: Sendable {
         let order = hardwareOrder.withLock { $0 }
         let cameras = known.withLock { known in order.compactMap { known[$0] }.filter(\.isConnected) }
         return cameras + [VirtualCamera.back, VirtualCamera.front]
+    }
+
+    /// The camera whose V4L2 node is `path` (or a link to it). Before any listing, the node is
+    /// described alone (`V4L2DeviceProbe`) instead of starting a monitor that probes every device;
+    /// the device joins the registry, so later listings and hot-plug events give the same object.
+    /// Nil when no such camera is known or the node is not one (the caller then lists devices).
+    func device(atPath path: String) -> CaptureDevice? {
+        let node = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        if let known = knownDevice(atNode: node) { return known }
+        guard monitor.withLock({ $0 == nil }), let description = V4L2DeviceProbe.describe(path: node) else { return nil }
+        return known.withLock { known in
+            if let existing = known[description.uniqueID] { return existing }
+            let device = description.makeDevice()
+            known[description.uniqueID] = device
+            return device
+        }
+    }
+
+    private func knownDevice(atNode node: String) -> CaptureDevice? {
+        known.withLock { known in
+            known.values.first { device in
+                guard case .v4l2(let path) = device.source else { return false }
+                return URL(fileURLWithPath: path).resolvingSymlinksInPath().path == node
+            }
+        }
     }
 
     private func startMonitoringIfNeeded() {
@@ -91,15 +118,17 @@ final class DeviceRegistry: Sendable {
     }
 
     /// Adds or reconnects a monitored device; returns it when it is a camera CaptureKit can open.
+    /// A device opened by path before monitoring started is the same object, listed from now on.
     private func register(_ found: MonitoredDevice) -> CaptureDevice? {
         guard let description = V4L2DeviceDescription(found), !description.formats.isEmpty else { return nil }
-        if let existing = known.withLock({ $0[description.uniqueID] }) {
+        let id = description.uniqueID
+        defer { hardwareOrder.withLock { if !$0.contains(id) { $0.append(id) } } }
+        if let existing = known.withLock({ $0[id] }) {
             existing.setConnected(true)
             return existing
         }
         let device = description.makeDevice()
-        known.withLock { $0[description.uniqueID] = device }
-        hardwareOrder.withLock { $0.append(description.uniqueID) }
+        known.withLock { $0[id] = device }
         return device
     }
 }

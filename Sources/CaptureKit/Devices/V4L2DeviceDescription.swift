@@ -1,7 +1,8 @@
 import Foundation
 import GStreamerSwift
 
-/// What GstDeviceMonitor tells about a V4L2 camera, turned into CaptureKit's terms.
+/// What GstDeviceMonitor (or `V4L2DeviceProbe`, for one node) tells about a V4L2 camera, turned
+/// into CaptureKit's terms.
 struct V4L2DeviceDescription: Equatable {
     var path: String
     var uniqueID: String
@@ -12,9 +13,14 @@ struct V4L2DeviceDescription: Equatable {
 
     /// Nil for devices that are not V4L2 cameras (no device.path).
     init?(_ found: MonitoredDevice, byIDDirectory: String = "/dev/v4l/by-id") {
-        guard case .string(let path)? = found.properties["device.path"] ?? found.properties["api.v4l2.path"] else { return nil }
+        self.init(displayName: found.displayName, properties: found.properties, caps: found.caps, byIDDirectory: byIDDirectory)
+    }
+
+    /// From a device's display name, GstDevice-style properties (device.path, v4l2.device.card,
+    /// device.vendor.id, …) and caps. Nil without device.path.
+    init?(displayName: String, properties: [String: CapsValue], caps: [CapsStructure], byIDDirectory: String = "/dev/v4l/by-id") {
+        guard case .string(let path)? = properties["device.path"] ?? properties["api.v4l2.path"] else { return nil }
         self.path = path
-        let properties = found.properties
         func text(_ key: String) -> String? {
             guard let value = properties[key] else { return nil }
             if case .string(let string) = value { return string }
@@ -27,9 +33,9 @@ struct V4L2DeviceDescription: Equatable {
             modelID = [text("api.v4l2.cap.driver") ?? text("v4l2.device.driver"), text("api.v4l2.cap.card") ?? text("v4l2.device.card")]
                 .compactMap { $0 }.joined(separator: " ")
         }
-        name = found.displayName
+        name = displayName
         manufacturer = text("device.vendor.name") ?? text("api.v4l2.cap.driver") ?? text("v4l2.device.driver") ?? "Unknown"
-        formats = Self.formats(from: found.caps)
+        formats = Self.formats(from: caps)
     }
 
     /// The /dev/v4l/by-id link that resolves to `path`: stable across reconnects and ports.

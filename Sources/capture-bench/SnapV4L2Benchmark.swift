@@ -1,0 +1,124 @@
+import Foundation
+
+/// `capture-bench snap-v4l2 [NAME=CAPTURE-BINARY …]`, inside ../shared/v4l2vm: whole-process time
+/// to one 640x480 JPEG from vivid's /dev/video0 for `capture snap -d /dev/video0` and the one-shot
+/// tools beside it (gst-launch-1.0, fswebcam, ffmpeg), median of 7 rounds, interleaved: each round
+/// runs every tool once, starting one further along the list each time. One untimed round first
+/// (page cache, the driver's first open). Ratios are to gst-launch-1.0 in the same run. Tools not
+/// installed in the guest are reported absent. Every run must exit 0 and leave a 640x480 JPEG
+/// (capture's with EXIF). Extra capture binaries (e.g. `before=.build/before/capture`) run as
+/// further tools, for before/after figures from one run.
+///
+/// Every capture binary is copied to the guest's /tmp first and run from there, as the peers run
+/// from the guest's own disk: the checkout reaches the guest over 9p (cache=mmap), and mapping an
+/// 84 MB binary from there cost each process ~0.5 s before `main` (measured in the guest).
+enum SnapV4L2Benchmark {
+    struct Tool {
+        var name: String
+        var executable: String
+        var arguments: [String]
+        var output: String
+        var needsExif = false
+    }
+
+    static let device = "/dev/video0"
+    static let rounds = 7
+
+    static func run() async throws -> [String: Double] {
+        guard FileManager.default.fileExists(atPath: device) else {
+            throw BenchFailure(message: "no \(device): run inside ../shared/v4l2vm (v4l2vm run -- .build/release/capture-bench snap-v4l2)")
+        }
+        let (tools, absent) = makeTools()
+        guard !absent.contains("gst-launch") else { throw BenchFailure(message: "gst-launch-1.0, the reference, is not in the guest") }
+        var times: [String: [Double]] = [:]
+        for round in -1..<rounds {
+            for offset in 0..<tools.count {
+                let tool = tools[(max(round, 0) + offset) % tools.count]
+                let ms = try measure(tool)
+                if round >= 0 { times[tool.name, default: []].append(ms) }
+            }
+        }
+        let gst = Processes.median(times["gst-launch"] ?? [])
+        print("whole process to one 640x480 JPEG from \(device), median of \(rounds) interleaved rounds:")
+        var figures: [String: Double] = [:]
+        for tool in tools {
+            let runs = times[tool.name]!, median = Processes.median(runs)
+            let key = tool.name.replacingOccurrences(of: "-", with: "_")
+            figures["\(key)_ms"] = median
+            figures["\(key)_ratio"] = median / gst
+            let name = tool.name.padding(toLength: max(12, tool.name.count), withPad: " ", startingAt: 0)
+            print("  \(name) " + String(format: "%7.0f ms  (min %5.0f, max %5.0f)  %.2f× gst-launch", median, runs.min()!, runs.max()!, median / gst))
+        }
+        for name in absent { print("  \(name): absent (not installed in the guest)") }
+        return figures
+    }
+
+    /// capture (and any NAME=PATH capture binaries from the command line), then the peers found on PATH.
+    static func makeTools() -> (tools: [Tool], absent: [String]) {
+        let directory = NSTemporaryDirectory()
+        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent("snap-v4l2-\(name).jpg") }
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("capture").path
+        var captures = [("capture", here)]
+        for argument in CommandLine.arguments.dropFirst(2) {
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { captures.append((parts[0], parts[1])) }
+        }
+        var tools = captures.map { name, binary in
+            let local = (directory as NSString).appendingPathComponent("snap-v4l2-\(name)")
+            try? FileManager.default.removeItem(atPath: local)
+            let executable = (try? FileManager.default.copyItem(atPath: binary, toPath: local)) != nil ? local : binary
+            print("\(name): \(binary)\(executable == local ? ", run from a copy in \(directory)" : "")")
+            return Tool(name: name, executable: executable, arguments: ["snap", "-d", device, "--preset", "vga640x480", "-o", path(name)],
+                        output: path(name), needsExif: true)
+        }
+        var absent: [String] = []
+        let peers: [(String, String, (String) -> [String])] = [
+            ("gst-launch", "gst-launch-1.0", { ["-q", "v4l2src", "device=\(device)", "num-buffers=1", "!", "video/x-raw,width=640,height=480",
+                                                "!", "videoconvert", "!", "jpegenc", "!", "filesink", "location=\($0)"] }),
+            ("fswebcam", "fswebcam", { ["-q", "-d", device, "-r", "640x480", "--no-banner", "--jpeg", "85", $0] }),
+            ("ffmpeg", "ffmpeg", { ["-hide_banner", "-loglevel", "error", "-y", "-f", "video4linux2", "-video_size", "640x480",
+                                    "-i", device, "-frames:v", "1", $0] }),
+        ]
+        for (name, command, arguments) in peers {
+            if let executable = which(command) {
+                tools.append(Tool(name: name, executable: executable, arguments: arguments(path(name)), output: path(name)))
+            } else {
+                absent.append(name)
+            }
+        }
+        return (tools, absent)
+    }
+
+    /// One whole-process run in milliseconds; throws unless it left a 640x480 JPEG.
+    static func measure(_ tool: Tool) throws -> Double {
+        try? FileManager.default.removeItem(atPath: tool.output)
+        let seconds = try Processes.time(tool.executable, tool.arguments).seconds
+        guard let data = FileManager.default.contents(atPath: tool.output), let size = jpegSize(data), size == (640, 480) else {
+            throw BenchFailure(message: "\(tool.name) did not write a 640x480 JPEG to \(tool.output)")
+        }
+        if tool.needsExif && data.range(of: Data("Exif\0\0".utf8)) == nil {
+            throw BenchFailure(message: "\(tool.name)'s still has no EXIF")
+        }
+        return seconds * 1000
+    }
+
+    /// Width and height from a JPEG's start-of-frame marker.
+    static func jpegSize(_ data: Data) -> (Int, Int)? {
+        let bytes = [UInt8](data)
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var index = 2
+        while index + 9 < bytes.count, bytes[index] == 0xFF {
+            let marker = bytes[index + 1]
+            if (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker) {
+                return (Int(bytes[index + 7]) << 8 | Int(bytes[index + 8]), Int(bytes[index + 5]) << 8 | Int(bytes[index + 6]))
+            }
+            index += 2 + (Int(bytes[index + 2]) << 8 | Int(bytes[index + 3]))
+        }
+        return nil
+    }
+
+    static func which(_ command: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(command)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
