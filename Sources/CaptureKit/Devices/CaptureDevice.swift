@@ -6,7 +6,7 @@ import Synchronization
 /// A camera or microphone (AVCaptureDevice).
 ///
 /// Every handle to the same `uniqueID` shares one state, so a configuration made through one
-/// reference is seen through all (`==` compares uniqueIDs). Safe to use from any thread.
+/// reference is seen through all (`==` holds between handles of one device; a camera plugged in again is a new device). Safe to use from any thread.
 ///
 /// Observable (Swift Observation) like AVFoundation's key-value observed properties: mode,
 /// value and format properties announce changes on the device callback queue, whichever handle
@@ -103,7 +103,9 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         state = device.state
     }
 
-    public static func == (lhs: CaptureDevice, rhs: CaptureDevice) -> Bool { lhs.uniqueID == rhs.uniqueID }
+    /// Handles to the same device are equal; a camera plugged in again is a new device, unequal
+    /// to its old instance though it has the same uniqueID.
+    public static func == (lhs: CaptureDevice, rhs: CaptureDevice) -> Bool { lhs.state === rhs.state }
     public func hash(into hasher: inout Hasher) { hasher.combine(uniqueID) }
 
     /// Reads the shared state without announcing anything: for getters and per-frame reads.

@@ -99,9 +99,19 @@ struct V4L2DeviceDescription: Equatable {
 
     func makeDevice() -> CaptureDevice {
         let initial = SessionPreset.high.bestFormat(among: formats) ?? formats[0]
-        let mapping = (try? V4L2ControlTable.query(deviceAt: path)).map(V4L2ControlMapping.init)
+        let table = try? V4L2ControlTable.query(deviceAt: path)
         return CaptureDevice(uniqueID: uniqueID, modelID: modelID, localizedName: name, manufacturer: manufacturer,
-                             position: .unspecified, formats: formats, activeFormat: initial, source: .v4l2(path: path),
-                             v4l2Mapping: mapping)
+                             position: table.map(Self.position) ?? .unspecified, formats: formats, activeFormat: initial,
+                             source: .v4l2(path: path), v4l2Mapping: table.map(V4L2ControlMapping.init))
+    }
+
+    /// Where the camera faces, from V4L2's camera_orientation control (V4L2_CID_CAMERA_ORIENTATION:
+    /// 0 front, 1 back, 2 external); unspecified for external cameras and drivers without it.
+    static func position(_ table: V4L2ControlTable) -> CaptureDevice.Position {
+        switch (table[id: 0x009a_0922] ?? table["camera_orientation"])?.value {
+        case 0?: .front
+        case 1?: .back
+        default: .unspecified
+        }
     }
 }
