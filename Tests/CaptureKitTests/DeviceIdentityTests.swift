@@ -66,3 +66,22 @@ struct DeviceIdentityTests {
         #expect(try V4L2DeviceDescription.position(V4L2ControlTests.table("logitech-c920")) == .unspecified, "a USB webcam without the control")
     }
 }
+
+extension DeviceIdentityTests {
+    @Test("a V4L2 camera's formats report the exposure, ISO and zoom limits its controls give (recorded C920 and C270)")
+    func formatLimits() throws {
+        let c920 = try Self.camera("usb-C920").makeDevice(controls: try V4L2ControlTests.table("logitech-c920"))
+        let format = c920.activeFormat
+        let mapping = try #require(c920.v4l2Mapping)
+        let durations = try #require(mapping.exposureDurationRange)
+        #expect(format.minExposureDuration == durations.lowerBound && format.maxExposureDuration == durations.upperBound)
+        #expect(format.minExposureDuration > .zero && format.maxExposureDuration.seconds > 0.1, "\(format.minExposureDuration)…\(format.maxExposureDuration)")
+        #expect(format.minISO > 0 && format.maxISO > format.minISO, "\(format.minISO)…\(format.maxISO)")
+        #expect(format.videoMaxZoomFactor == 5 && format.videoZoomFactorUpscaleThreshold == 5, "zoom_absolute 100…500 is optical")
+        #expect(c920.formats.allSatisfy { $0.maxISO == format.maxISO })
+        let c270 = try Self.camera("usb-C270").makeDevice(controls: try V4L2ControlTests.table("logitech-c270"))
+        #expect(c270.activeFormat.videoMaxZoomFactor == DigitalZoom.maxFactor && c270.activeFormat.videoZoomFactorUpscaleThreshold == 1,
+                "no zoom control: digital zoom, all of it upscaling")
+        #expect(c270.activeFormat.maxExposureDuration > .zero)
+    }
+}

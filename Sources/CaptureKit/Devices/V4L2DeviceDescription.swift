@@ -98,11 +98,42 @@ struct V4L2DeviceDescription: Equatable {
     }
 
     func makeDevice() -> CaptureDevice {
-        let initial = SessionPreset.high.bestFormat(among: formats) ?? formats[0]
-        let table = try? V4L2ControlTable.query(deviceAt: path)
+        makeDevice(controls: try? V4L2ControlTable.query(deviceAt: path))
+    }
+
+    /// The device with its controls read from `table` (the node's, or a recorded one in tests):
+    /// its formats carry the exposure, ISO and zoom limits the controls give.
+    func makeDevice(controls table: V4L2ControlTable?) -> CaptureDevice {
+        let mapping = table.map(V4L2ControlMapping.init)
+        let limited = formats.map { Self.format($0, limitedBy: mapping) }
+        let initial = SessionPreset.high.bestFormat(among: limited) ?? limited[0]
         return CaptureDevice(uniqueID: uniqueID, modelID: modelID, localizedName: name, manufacturer: manufacturer,
-                             position: table.map(Self.position) ?? .unspecified, formats: formats, activeFormat: initial,
-                             source: .v4l2(path: path), v4l2Mapping: table.map(V4L2ControlMapping.init))
+                             position: table.map(Self.position) ?? .unspecified, formats: limited, activeFormat: initial,
+                             source: .v4l2(path: path), v4l2Mapping: mapping)
+    }
+
+    /// A format with the limits seed 004's sliders clamp to: exposure_time_absolute's range,
+    /// the ISO range the gain (or iso_sensitivity) maps to, and zoom_absolute's factor range —
+    /// or CaptureKit's digital zoom where the camera has none (all of it upscaling).
+    static func format(_ format: CaptureDevice.Format, limitedBy mapping: V4L2ControlMapping?) -> CaptureDevice.Format {
+        guard let mapping else { return format }
+        var limited = format
+        if let durations = mapping.exposureDurationRange {
+            limited.minExposureDuration = durations.lowerBound
+            limited.maxExposureDuration = durations.upperBound
+        }
+        if let isos = mapping.isoRange {
+            limited.minISO = isos.lowerBound
+            limited.maxISO = isos.upperBound
+        }
+        if let zoom = mapping.zoomFactorRange {
+            limited.videoMaxZoomFactor = zoom.upperBound
+            limited.videoZoomFactorUpscaleThreshold = zoom.upperBound
+        } else if mapping[.zoom] == .software(.digitalZoom) {
+            limited.videoMaxZoomFactor = DigitalZoom.maxFactor
+            limited.videoZoomFactorUpscaleThreshold = 1
+        }
+        return limited
     }
 
     /// Where the camera faces, from V4L2's camera_orientation control (V4L2_CID_CAMERA_ORIENTATION:
