@@ -190,6 +190,24 @@ struct StillImageOutputTests {
         #expect(raw.attachments.stillMetadata?.iso == 400 && raw.attachments.stillMetadata?.exifOrientation == 6)
     }
 
+    @Test("a still carries the faces the session's metadata output sees, and none without one")
+    func stillFaces() async throws {
+        let still = StillImageOutput()
+        let metadata = MetadataOutput()
+        let test = try TestSession(preset: .cif352x288, outputs: [still, metadata])
+        // The metadata branch stays out of the pipeline, so only the faces handed over below are seen.
+        let metadataConnection = try #require(metadata.connection(with: .video))
+        metadataConnection.isEnabled = false
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let connection = try #require(still.connection(with: .video))
+        #expect(try await still.captureStillImage(from: connection).attachments.stillMetadata?.faces == [])
+        let face = FaceObject(faceID: 7, bounds: CGRect(x: 0.4, y: 0.3, width: 0.2, height: 0.25), rollAngle: 0, yawAngle: 0,
+                              time: CaptureTime(value: 1, timescale: 30), duration: .zero)
+        metadata.deliver([face], from: metadataConnection)
+        #expect(try await still.captureStillImage(from: connection).attachments.stillMetadata?.faces == [face])
+    }
+
     @Test("isCapturingStillImage is true while a still is pending and false after")
     func capturingFlag() async throws {
         let output = StillImageOutput()

@@ -51,6 +51,9 @@ final class SessionReference: Sendable {
 
     func set(_ value: CaptureSession?) { session.withLock { $0.value = value } }
 
+    /// The session the output belongs to, if any.
+    var value: CaptureSession? { session.withLock { $0.value } }
+
     /// Tells the session that the output's branch changed.
     func branchChanged() {
         session.withLock { $0.value }?.outputBranchChanged()

@@ -34,11 +34,18 @@ extension MetadataOutput {
         AppSink.setHandlers(.init(newSample: { sample in detector.detect(sample) }), on: try branch.element("sink"))
     }
 
-    func detach() {}
+    func detach() { state.withLock { $0.faces = [] } }
+
+    /// The faces in view at the last frame examined (empty unless faces are among the types).
+    var facesInView: [FaceObject] { state.withLock { $0.faces } }
 
     /// Hands a frame's objects to the streams and the delegate.
     func deliver(_ objects: [any MetadataObject], from connection: CaptureConnection) {
-        let (delivery, streams) = state.withLock { ($0.delivery, Array($0.streams.values)) }
+        let faces = objects.compactMap { $0 as? FaceObject }
+        let (delivery, streams) = state.withLock { state in
+            state.faces = faces
+            return (state.delivery, Array(state.streams.values))
+        }
         for stream in streams { stream.yield(objects) }
         guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
         queue.async { delegate.metadataOutput(self, didOutput: objects, from: connection) }

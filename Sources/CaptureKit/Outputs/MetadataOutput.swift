@@ -33,6 +33,8 @@ public final class MetadataOutput: OutputNode {
         var delivery = Delivery()
         var streams: [Int: AsyncStream<[any MetadataObject]>.Continuation] = [:]
         var nextStream = 0
+        /// The faces of the last frame examined, for stills taken meanwhile.
+        var faces: [FaceObject] = []
     }
 
     let state = Mutex(State())

@@ -48,7 +48,8 @@ extension StillImageOutput {
             let (orientation, mirrored) = connection.orientationState
             let device = connection.device
             // Only frames a request waits for pass the gate above, so this runs once per still.
-            let metadata = StillMetadata(device: device, orientation: orientation, mirrored: mirrored, date: Date())
+            var metadata = StillMetadata(device: device, orientation: orientation, mirrored: mirrored, date: Date())
+            metadata.faces = owner.value?.outputs.compactMap { ($0 as? MetadataOutput)?.facesInView }.flatMap { $0 } ?? []
             let admitted = takeRequests(upTo: pts, attachments: SampleAttachments(
                 videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: device?.uniqueID ?? "", stillMetadata: metadata))
             guard admitted else { return .drop }

@@ -36,6 +36,9 @@ public struct StillMetadata: Sendable, Hashable {
     /// EXIF Make and Model.
     public var make: String?
     public var model: String?
+    /// The faces a running `MetadataOutput` of the same session saw in the last frame it
+    /// examined (AVFoundation attaches detected faces to stills); empty without one.
+    public var faces: [FaceObject] = []
 
     public init(exposureDuration: CaptureTime? = nil, iso: Float? = nil, exposureBias: Float? = nil, fNumber: Float? = nil,
                 isExposureManual: Bool? = nil, lensPosition: Float? = nil, whiteBalanceGains: CaptureDevice.WhiteBalanceGains? = nil,
