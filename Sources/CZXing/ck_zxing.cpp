@@ -162,23 +162,44 @@ double Pearson(const std::vector<double>& a, const std::vector<double>& b)
 	return sab / std::sqrt(saa * sbb);
 }
 
-// Blank out a linear symbol found at quad q (in img coordinates): follow the bars
-// perpendicular to the scan line while the profile still correlates, then fill the
-// parallelogram (plus quiet-zone margin) with a flat value.
-void MaskLinear(Gray& img, const ck_point q[4])
+// A gray image in the caller's memory (or a private copy): no copy is made to read it.
+struct Source {
+	const uint8_t* data;
+	int w, h, stride;
+	uint8_t at(int x, int y) const { return data[size_t(y) * stride + x]; }
+};
+
+// Where a linear symbol found at quad q lies: its centre scan line from a to b (unit direction d,
+// normal n pointing "down" in reading orientation) and how far its bars reach along n either
+// side (t0 < 0 < t1), followed while the bars' profile still correlates with the centre line's.
+struct Bars {
+	double ax, ay, bx, by, dx, dy, nx, ny, L, t0, t1, mean;
+	// The bars' quad: top-left, top-right, bottom-right, bottom-left in reading orientation.
+	void quad(ck_point out[4]) const
+	{
+		auto pt = [](double x, double y) { return ck_point{int32_t(std::lround(x)), int32_t(std::lround(y))}; };
+		out[0] = pt(ax + t0 * nx, ay + t0 * ny);
+		out[1] = pt(bx + t0 * nx, by + t0 * ny);
+		out[2] = pt(bx + t1 * nx, by + t1 * ny);
+		out[3] = pt(ax + t1 * nx, ay + t1 * ny);
+	}
+};
+
+Bars TraceBars(const Source& img, const ck_point q[4])
 {
-	double ax = (q[0].x + q[3].x) / 2.0, ay = (q[0].y + q[3].y) / 2.0; // start of centre line
-	double bx = (q[1].x + q[2].x) / 2.0, by = (q[1].y + q[2].y) / 2.0; // end of centre line
-	double L = std::hypot(bx - ax, by - ay);
-	if (L < 2) L = 2, bx = ax + 2, by = ay;
-	double dx = (bx - ax) / L, dy = (by - ay) / L; // along the scan line
-	double nx = -dy, ny = dx;                     // along the bars
-	int N = int(L);
+	Bars r;
+	r.ax = (q[0].x + q[3].x) / 2.0, r.ay = (q[0].y + q[3].y) / 2.0; // start of centre line
+	r.bx = (q[1].x + q[2].x) / 2.0, r.by = (q[1].y + q[2].y) / 2.0; // end of centre line
+	r.L = std::hypot(r.bx - r.ax, r.by - r.ay);
+	if (r.L < 2) r.L = 2, r.bx = r.ax + 2, r.by = r.ay;
+	r.dx = (r.bx - r.ax) / r.L, r.dy = (r.by - r.ay) / r.L; // along the scan line
+	r.nx = -r.dy, r.ny = r.dx;                               // along the bars
+	int N = int(r.L);
 	auto sample = [&](double t, std::vector<double>& prof) {
 		prof.resize(N);
 		int inside = 0;
 		for (int i = 0; i < N; ++i) {
-			int x = int(std::lround(ax + i * dx + t * nx)), y = int(std::lround(ay + i * dy + t * ny));
+			int x = int(std::lround(r.ax + i * r.dx + t * r.nx)), y = int(std::lround(r.ay + i * r.dy + t * r.ny));
 			if (x < 0 || y < 0 || x >= img.w || y >= img.h) { prof[i] = 0; continue; }
 			prof[i] = img.at(x, y);
 			++inside;
@@ -189,7 +210,7 @@ void MaskLinear(Gray& img, const ck_point q[4])
 	sample(0, ref);
 	double mean = 0;
 	for (double v : ref) mean += v;
-	mean = ref.empty() ? 255 : mean / ref.size();
+	r.mean = ref.empty() ? 255 : mean / ref.size();
 	double extent[2] = {0, 0};
 	double maxT = std::max(img.w, img.h);
 	for (int s = 0; s < 2; ++s) {
@@ -202,21 +223,29 @@ void MaskLinear(Gray& img, const ck_point q[4])
 		}
 	}
 	double halfQuad = std::max(std::hypot(q[3].x - q[0].x, q[3].y - q[0].y), std::hypot(q[2].x - q[1].x, q[2].y - q[1].y)) / 2;
-	double t0 = -std::max(extent[0], halfQuad) - 3, t1 = std::max(extent[1], halfQuad) + 3;
-	double m = 0.02 * L + 3; // a little past the outer guard bars (keep neighbours intact)
-	uint8_t fill = uint8_t(std::clamp(mean, 0.0, 255.0));
+	r.t0 = -std::max(extent[0], halfQuad);
+	r.t1 = std::max(extent[1], halfQuad);
+	return r;
+}
+
+// Blank out traced bars (plus quiet-zone margin) in img with a flat value.
+void MaskLinear(Gray& img, const Bars& b)
+{
+	double t0 = b.t0 - 3, t1 = b.t1 + 3;
+	double m = 0.02 * b.L + 3; // a little past the outer guard bars (keep neighbours intact)
+	uint8_t fill = uint8_t(std::clamp(b.mean, 0.0, 255.0));
 	// rasterize the parallelogram by scanning its bounding box
-	double cxs[4] = {ax - m * dx + t0 * nx, bx + m * dx + t0 * nx, bx + m * dx + t1 * nx, ax - m * dx + t1 * nx};
-	double cys[4] = {ay - m * dy + t0 * ny, by + m * dy + t0 * ny, by + m * dy + t1 * ny, ay - m * dy + t1 * ny};
+	double cxs[4] = {b.ax - m * b.dx + t0 * b.nx, b.bx + m * b.dx + t0 * b.nx, b.bx + m * b.dx + t1 * b.nx, b.ax - m * b.dx + t1 * b.nx};
+	double cys[4] = {b.ay - m * b.dy + t0 * b.ny, b.by + m * b.dy + t0 * b.ny, b.by + m * b.dy + t1 * b.ny, b.ay - m * b.dy + t1 * b.ny};
 	int x0 = std::max(0, int(std::floor(*std::min_element(cxs, cxs + 4))));
 	int x1 = std::min(img.w - 1, int(std::ceil(*std::max_element(cxs, cxs + 4))));
 	int y0 = std::max(0, int(std::floor(*std::min_element(cys, cys + 4))));
 	int y1 = std::min(img.h - 1, int(std::ceil(*std::max_element(cys, cys + 4))));
 	for (int y = y0; y <= y1; ++y)
 		for (int x = x0; x <= x1; ++x) {
-			double u = (x - ax) * dx + (y - ay) * dy; // along scan line
-			double v = (x - ax) * nx + (y - ay) * ny; // along bars
-			if (u >= -m && u <= L + m && v >= t0 && v <= t1)
+			double u = (x - b.ax) * b.dx + (y - b.ay) * b.dy; // along scan line
+			double v = (x - b.ax) * b.nx + (y - b.ay) * b.ny; // along bars
+			if (u >= -m && u <= b.L + m && v >= t0 && v <= t1)
 				img.px[size_t(y) * img.w + x] = fill;
 		}
 }
@@ -244,12 +273,6 @@ void AddUnique(std::vector<Found>& acc, Found&& f)
 	acc.push_back(std::move(f));
 }
 
-// A gray image in the caller's memory (or a private copy): no copy is made to read it.
-struct Source {
-	const uint8_t* data;
-	int w, h, stride;
-};
-
 // A contiguous private copy of src, for masking or inverting.
 Gray Copy(const Source& src, bool invert)
 {
@@ -267,6 +290,77 @@ Gray Copy(const Source& src, bool invert)
 	return g;
 }
 
+// Boxes around 2-D texture (dark and light alternating both across and down, in 8-pixel cells
+// with some contrast), largest first: where an Aztec or Data Matrix code may lie. zxing 1.4 looks
+// for both from the image's centre (Aztec: a bull's eye near it; Data Matrix: lines through it),
+// so a symbol away from the centre is found only in a crop centred on it.
+std::vector<ck_rect> MatrixCandidates(const Source& img)
+{
+	constexpr int C = 8;
+	const int cw = img.w / C, ch = img.h / C;
+	std::vector<ck_rect> boxes;
+	if (cw < 2 || ch < 2) return boxes;
+	std::vector<uint8_t> busy(size_t(cw) * ch, 0);
+	for (int cy = 0; cy < ch; ++cy)
+		for (int cx = 0; cx < cw; ++cx) {
+			int lo = 255, hi = 0;
+			for (int y = cy * C; y < cy * C + C; ++y) {
+				const uint8_t* row = img.data + size_t(y) * img.stride + cx * C;
+				for (int x = 0; x < C; ++x) lo = std::min<int>(lo, row[x]), hi = std::max<int>(hi, row[x]);
+			}
+			if (hi - lo < 40) continue;
+			int t = (lo + hi) / 2, across = 0, down = 0;
+			for (int y = cy * C; y < cy * C + C; ++y) {
+				const uint8_t* row = img.data + size_t(y) * img.stride + cx * C;
+				const uint8_t* next = y + 1 < img.h ? row + img.stride : row;
+				for (int x = 0; x < C; ++x) {
+					bool dark = row[x] < t;
+					if (x + 1 < C && dark != (row[x + 1] < t)) ++across;
+					if (dark != (next[x] < t)) ++down;
+				}
+			}
+			busy[size_t(cy) * cw + cx] = across >= 3 && down >= 3; // a corner or a crossing of edges
+		}
+	// close gaps of one cell (large modules leave cells inside a symbol without a corner)
+	std::vector<uint8_t> grown(busy.size(), 0);
+	for (int cy = 0; cy < ch; ++cy)
+		for (int cx = 0; cx < cw; ++cx)
+			if (busy[size_t(cy) * cw + cx])
+				for (int ny = std::max(0, cy - 1); ny <= std::min(ch - 1, cy + 1); ++ny)
+					for (int nx = std::max(0, cx - 1); nx <= std::min(cw - 1, cx + 1); ++nx) grown[size_t(ny) * cw + nx] = 1;
+	busy.swap(grown);
+	std::vector<int> stack;
+	for (int start = 0; start < cw * ch; ++start) {
+		if (busy[start] != 1) continue;
+		int x0 = cw, y0 = ch, x1 = -1, y1 = -1, count = 0;
+		busy[start] = 2;
+		stack.assign(1, start);
+		while (!stack.empty()) {
+			int i = stack.back();
+			stack.pop_back();
+			int x = i % cw, y = i / cw;
+			x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y), ++count;
+			for (int ny = std::max(0, y - 1); ny <= std::min(ch - 1, y + 1); ++ny)
+				for (int nx = std::max(0, x - 1); nx <= std::min(cw - 1, x + 1); ++nx)
+					if (busy[size_t(ny) * cw + nx] == 1) busy[size_t(ny) * cw + nx] = 2, stack.push_back(ny * cw + nx);
+		}
+		if (x1 - x0 >= 2) ++x0, --x1; // undo the growth
+		if (y1 - y0 >= 2) ++y0, --y1;
+		int bw = (x1 - x0 + 1) * C, bh = (y1 - y0 + 1) * C;
+		if (count < 12 || bw < 2 * C || bh < 2 * C) continue;
+		// a margin for the quiet zone and the cells the texture test missed at the symbol's edge
+		int m = std::max(2 * C, std::max(bw, bh) / 3);
+		ck_rect r{x0 * C - m, y0 * C - m, bw + 2 * m, bh + 2 * m};
+		r.x = std::max(0, r.x), r.y = std::max(0, r.y);
+		r.width = std::min(img.w - r.x, r.width), r.height = std::min(img.h - r.y, r.height);
+		if (double(r.width) * r.height > 0.5 * double(img.w) * img.h) continue; // the full frame was read already
+		boxes.push_back(r);
+	}
+	std::sort(boxes.begin(), boxes.end(), [](const ck_rect& a, const ck_rect& b) { return a.width * a.height > b.width * b.height; });
+	if (boxes.size() > 16) boxes.resize(16);
+	return boxes;
+}
+
 // One pass over an image (src), appending to acc (coordinates in src space). The image is read
 // where it lies; a private copy is made only once a linear symbol has to be masked.
 void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSymbols, std::vector<Found>& acc)
@@ -281,6 +375,21 @@ void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSy
 		for (auto& r : ReadBarcodes(iv, h)) {
 			Found f;
 			if (r.isValid() && MapResult(r, want, f)) AddUnique(acc, std::move(f));
+		}
+		// Aztec and Data Matrix codes away from the centre: again in crops around 2-D texture.
+		BarcodeFormats centred = mat & (BarcodeFormat::Aztec | BarcodeFormat::DataMatrix);
+		if (!centred.empty() && int(acc.size() - start) < maxSymbols) {
+			auto ch = BaseHints(o);
+			ch.setFormats(centred).setMaxNumberOfSymbols(1).setTryDownscale(false);
+			for (const ck_rect& box : MatrixCandidates(src)) {
+				if (int(acc.size() - start) >= maxSymbols) break;
+				for (auto& r : ReadBarcodes(iv.cropped(box.x, box.y, box.width, box.height), ch)) {
+					Found f;
+					if (!r.isValid() || !MapResult(r, want, f)) continue;
+					for (auto& c : f.corners) c.x += box.x, c.y += box.y;
+					AddUnique(acc, std::move(f));
+				}
+			}
 		}
 	}
 
@@ -299,12 +408,15 @@ void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSy
 			bool keep = MapResult(r, want, f);
 			ck_point q[4];
 			for (int i = 0; i < 4; ++i) q[i] = {r.position()[i].x, r.position()[i].y};
+			// The bars as traced (zxing gives the ends of the scan lines that decoded).
+			Bars bars = TraceBars(masked ? Source{work.px.data(), work.w, work.h, work.w} : src, q);
+			bars.quad(f.corners);
 			size_t before = acc.size();
 			if (keep) AddUnique(acc, std::move(f));
 			if (keep && acc.size() == before) break; // the mask did not erase it: no progress
 			if (int(acc.size() - start) >= maxSymbols) break;
 			if (!masked) { work = Copy(src, false); masked = true; }
-			MaskLinear(work, q);
+			MaskLinear(work, bars);
 		}
 	}
 }

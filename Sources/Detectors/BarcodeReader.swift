@@ -56,7 +56,8 @@ public struct BarcodeReader: Sendable {
         public var symbology: Symbology
         public var text: String
         /// Top-left, top-right, bottom-right, bottom-left of the symbol in pixels of the whole
-        /// image (linear codes: the ends of the first and last scan lines that decoded).
+        /// image (linear codes: the ends of the bars, traced along them from the scan line that
+        /// decoded).
         public var corners: [Point]
         /// The direction of the symbol's reading axis in degrees (0: left to right).
         public var orientation: Int
@@ -171,14 +172,20 @@ public struct BarcodeReader: Sendable {
     }
 
     /// Drops a linear code read where an earlier one was (a partial read of the same bars, e.g.
-    /// a shorter Interleaved 2 of 5 inside an ITF-14 seen at an angle).
+    /// a shorter Interleaved 2 of 5 inside an ITF-14 seen at an angle). Corners trace the bars,
+    /// so codes that verify themselves need only be clear of an earlier one's bars; Interleaved
+    /// 2 of 5, which has no check digit, must be clear by a quarter of the earlier code's length
+    /// (bars traced across a tilt are short) and must not be part of an earlier code's text.
     static func withoutOverlaps(_ codes: [Code]) -> [Code] {
         var kept: [Code] = []
         for code in codes {
             let centre = code.centre
+            let unchecked = code.symbology == .interleaved2of5
             let overlaps = !code.symbology.isMatrix && kept.contains { earlier in
-                let box = earlier.boundingBox(margin: max(8, earlier.length / 4))
-                return !earlier.symbology.isMatrix && box.x.contains(centre.x) && box.y.contains(centre.y)
+                guard !earlier.symbology.isMatrix else { return false }
+                if unchecked && earlier.text.contains(code.text) { return true }
+                let box = earlier.boundingBox(margin: unchecked ? max(8, earlier.length / 4) : 8 + earlier.length / 20)
+                return box.x.contains(centre.x) && box.y.contains(centre.y)
             }
             if !overlaps { kept.append(code) }
         }

@@ -138,6 +138,20 @@ struct BarcodeReaderSafetyTests {
         }
     }
 
+    @Test("Aztec and Data Matrix codes away from the frame's centre are found (zxing 1.4 alone looks near the centre)",
+          arguments: [(x: 40, y: 30), (x: 1000, y: 480), (x: 560, y: 40)])
+    func offCentreMatrixCodes(x: Int, y: Int) throws {
+        let aztec = TestImage.symbol(try TestImage.modules("AZTEC", "Aztec CaptureKit"), module: 4)
+        let dataMatrix = TestImage.symbol(try TestImage.modules("DATAMATRIX", "DataMatrix CaptureKit"), module: 3)
+        for (symbol, expected) in [(aztec, "aztec Aztec CaptureKit"), (dataMatrix, "dataMatrix DataMatrix CaptureKit")] {
+            let frame = symbol.placed(in: 1280, 720, x: x, y: y, background: 170)
+            let codes = BarcodeReaderTests.read(frame, BarcodeReader())
+            #expect(codes.map { "\($0.symbology) \($0.text)" } == [expected], "at \(x),\(y)")
+            // Its corners are on the symbol.
+            #expect(codes.first?.corners.allSatisfy { $0.x >= Double(x) && $0.x <= Double(x + symbol.width) && $0.y >= Double(y) && $0.y <= Double(y + symbol.height) } == true)
+        }
+    }
+
     @Test("a region of interest is the only place searched; corners stay in whole-image pixels")
     func regionOfInterest() throws {
         let frame = try Self.busyFrame()

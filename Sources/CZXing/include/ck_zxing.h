@@ -68,7 +68,8 @@ typedef struct ck_result {
 	int32_t text_length;    /* bytes, without the terminating NUL */
 	ck_point corners[4];    /* top-left, top-right, bottom-right, bottom-left of the symbol,
 	                           in pixel coordinates of the full input buffer.
-	                           Linear codes: the ends of the first and last scan line that decoded. */
+	                           Linear codes: the ends of the bars, traced along them from the
+	                           scan line that decoded. */
 	int32_t orientation;    /* degrees, direction of the symbol's reading axis (0 = left to right) */
 } ck_result;
 
