@@ -228,6 +228,43 @@ Bars TraceBars(const Source& img, const ck_point q[4])
 	return r;
 }
 
+// Whether an EAN/UPC read of `modules` modules (guards included) has quiet zones: nothing dark
+// from 1.5 to 5 modules beyond either end, on its centre line or a third of the way to its bars'
+// ends. A UPC-E or EAN-8 read out of part of a longer code (the left half of an EAN-13 has
+// UPC-E's guards) has that code's other bars there; for those short codes a saturated end, or
+// one cut by the image's edge, may hide them and is refused too.
+bool QuietEnds(const Source& img, const Bars& b, int modules, bool shortCode)
+{
+	double X = b.L / modules;
+	std::vector<int> line;
+	for (int i = 0; i <= int(b.L); ++i) {
+		int x = int(std::lround(b.ax + i * b.dx)), y = int(std::lround(b.ay + i * b.dy));
+		if (x >= 0 && y >= 0 && x < img.w && y < img.h) line.push_back(img.at(x, y));
+	}
+	if (line.size() < 8) return true;
+	std::sort(line.begin(), line.end());
+	int dark = line[line.size() / 10], light = line[line.size() * 9 / 10];
+	if (light - dark < 20) return true; // too flat to judge
+	int threshold = (dark + light) / 2;
+	for (double t : {0.0, b.t0 / 3, b.t1 / 3})
+		for (int side = 0; side < 2; ++side) {
+			double ox = (side ? b.bx : b.ax) + t * b.nx, oy = (side ? b.by : b.ay) + t * b.ny, dir = side ? 1 : -1;
+			int darkRun = 0;
+			for (double s = 1.5 * X; s <= 5 * X; s += 0.5) {
+				int x = int(std::lround(ox + dir * s * b.dx)), y = int(std::lround(oy + dir * s * b.dy));
+				if (x < 0 || y < 0 || x >= img.w || y >= img.h) {
+					if (shortCode) return false;
+					break;
+				}
+				int v = img.at(x, y);
+				if (shortCode && v >= 250 && light < 235) return false;
+				darkRun = v < threshold ? darkRun + 1 : 0;
+				if (darkRun >= std::max(1.0, X)) return false; // a bar: at least a module wide
+			}
+		}
+	return true;
+}
+
 // Blank out traced bars (plus quiet-zone margin) in img with a flat value.
 void MaskLinear(Gray& img, const Bars& b)
 {
@@ -361,6 +398,146 @@ std::vector<ck_rect> MatrixCandidates(const Source& img)
 	return boxes;
 }
 
+// Runs of dark and light along a line of n samples get(i), thresholded at the mean of the
+// 2r+1 samples around each (a running sum): (start, length, dark) each.
+struct Run {
+	int start, length;
+	bool dark;
+	int sum; // of the samples
+};
+
+template <typename Get>
+void Runs(int n, int r, Get get, std::vector<int>& sums, std::vector<Run>& runs)
+{
+	runs.clear();
+	if (n <= 0) return;
+	sums.assign(size_t(n) + 1, 0);
+	for (int i = 0; i < n; ++i) sums[i + 1] = sums[i] + get(i);
+	for (int i = 0; i < n; ++i) {
+		int a = std::max(0, i - r), b = std::min(n, i + r + 1);
+		int v = get(i);
+		bool dark = v * (b - a) < sums[b] - sums[a];
+		if (runs.empty() || runs.back().dark != dark) runs.push_back({i, 1, dark, v});
+		else ++runs.back().length, runs.back().sum += v;
+	}
+}
+
+// How well runs[k-4..k+4] (k dark) look like the middle of an Aztec bull's eye: seven runs of
+// about one width (ring 3 light, ring 2 dark, ring 1 light, the centre, and back out) between
+// two dark ones (ring 4, which may run into the data), dark and light well apart. Returns the
+// contrast (0: no) and the module size.
+int BullsEyeAt(const std::vector<Run>& runs, size_t k, double& module)
+{
+	if (k < 4 || k + 4 >= runs.size() || !runs[k].dark) return 0;
+	double sum = 0;
+	for (size_t i = k - 3; i <= k + 3; ++i) sum += runs[i].length;
+	module = sum / 7;
+	if (module < 1.2) return 0;
+	for (size_t i = k - 3; i <= k + 3; ++i)
+		if (runs[i].length < 0.5 * module || runs[i].length > 1.7 * module) return 0;
+	if (runs[k - 4].length < 0.5 * module || runs[k + 4].length < 0.5 * module) return 0;
+	double dark = 0, light = 0;
+	int nd = 0, nl = 0;
+	for (size_t i = k - 3; i <= k + 3; ++i) (runs[i].dark ? dark : light) += runs[i].sum, (runs[i].dark ? nd : nl) += runs[i].length;
+	int contrast = int(light / nl - dark / nd);
+	return contrast >= 30 ? contrast : 0;
+}
+
+// Centres of Aztec bull's eyes (rows every 2 pixels, then the column through each candidate),
+// with the module size seen there, the most contrasted first. zxing 1.4's Aztec detector starts
+// at the image's centre and finds a symbol only if that lies in its bull's eye.
+std::vector<std::pair<ck_point, double>> BullsEyes(const Source& img, size_t most)
+{
+	struct Eye {
+		ck_point c;
+		double module;
+		int contrast;
+	};
+	std::vector<Eye> found;
+	std::vector<int> sums;
+	std::vector<Run> runs, column;
+	const int r = 12;
+	for (int y = 1; y < img.h - 1; y += 2) {
+		const uint8_t* row = img.data + size_t(y) * img.stride;
+		Runs(img.w, r, [row](int i) { return int(row[i]); }, sums, runs);
+		for (size_t k = 4; k + 4 < runs.size(); ++k) {
+			double module;
+			int contrast = BullsEyeAt(runs, k, module);
+			if (!contrast) continue;
+			int cx = runs[k].start + runs[k].length / 2;
+			int y0 = std::max(0, int(y - 8 * module)), y1 = std::min(img.h, int(y + 8 * module) + 1);
+			Runs(y1 - y0, r, [&](int i) { return int(img.at(cx, y0 + i)); }, sums, column);
+			for (size_t j = 4; j + 4 < column.size(); ++j) {
+				double vertical;
+				int cy = y0 + column[j].start + column[j].length / 2;
+				if (std::abs(cy - y) > module) continue;
+				int both = BullsEyeAt(column, j, vertical);
+				if (!both || vertical > 1.6 * module || vertical < module / 1.6) continue;
+				both = std::min(both, contrast);
+				bool known = false;
+				for (auto& f : found)
+					if (std::abs(f.c.x - cx) < 3 * module && std::abs(f.c.y - cy) < 3 * module) {
+						known = true;
+						if (both > f.contrast) f = {ck_point{cx, cy}, (module + vertical) / 2, both};
+					}
+				if (!known && found.size() < 256) found.push_back({ck_point{cx, cy}, (module + vertical) / 2, both});
+				break;
+			}
+		}
+	}
+	std::sort(found.begin(), found.end(), [](const Eye& a, const Eye& b) { return a.contrast > b.contrast; });
+	std::vector<std::pair<ck_point, double>> best;
+	for (size_t i = 0; i < found.size() && i < most; ++i) best.push_back({found[i].c, found[i].module});
+	return best;
+}
+
+// A region of src scaled up twice (bilinear): zxing 1.4 often misses Aztec and Data Matrix
+// codes of 2-5 pixels a module that it reads at twice the size.
+Gray Doubled(const Source& src, int x0, int y0, int w, int h)
+{
+	Gray g;
+	g.w = 2 * w, g.h = 2 * h;
+	g.px.resize(size_t(g.w) * g.h);
+	for (int y = 0; y < g.h; ++y) {
+		double sy = std::clamp((y + 0.5) / 2 - 0.5, 0.0, h - 1.0);
+		int iy = std::min(int(sy), h - 2 < 0 ? 0 : h - 2);
+		double fy = h > 1 ? sy - iy : 0;
+		const uint8_t* r0 = src.data + size_t(y0 + iy) * src.stride + x0;
+		const uint8_t* r1 = h > 1 ? r0 + src.stride : r0;
+		for (int x = 0; x < g.w; ++x) {
+			double sx = std::clamp((x + 0.5) / 2 - 0.5, 0.0, w - 1.0);
+			int ix = std::min(int(sx), w - 2 < 0 ? 0 : w - 2);
+			double fx = w > 1 ? sx - ix : 0;
+			int jx = w > 1 ? ix + 1 : ix;
+			double top = r0[ix] * (1 - fx) + r0[jx] * fx, bottom = r1[ix] * (1 - fx) + r1[jx] * fx;
+			g.px[size_t(y) * g.w + x] = uint8_t(top * (1 - fy) + bottom * fy + 0.5);
+		}
+	}
+	return g;
+}
+
+// Reads the crop (x0, y0, w, h) of src with hints h, then, if nothing was found and its modules
+// may be small, the crop doubled; appends what it finds in src's coordinates.
+void ReadCrop(const Source& src, int x0, int y0, int w, int h, const DecodeHints& hints, bool tryDoubled, uint32_t want,
+              std::vector<Found>& acc)
+{
+	auto take = [&](const Results& rs, double scale) {
+		bool any = false;
+		for (auto& r : rs) {
+			Found f;
+			if (!r.isValid() || !MapResult(r, want, f)) continue;
+			for (auto& c : f.corners) c.x = int32_t(x0 + c.x / scale), c.y = int32_t(y0 + c.y / scale);
+			AddUnique(acc, std::move(f));
+			any = true;
+		}
+		return any;
+	};
+	ImageView view(src.data + size_t(y0) * src.stride + x0, w, h, ImageFormat::Lum, src.stride);
+	if (take(ReadBarcodes(view, hints), 1) || !tryDoubled || w > 400 || h > 400) return;
+	Gray doubled = Doubled(src, x0, y0, w, h);
+	take(ReadBarcodes(ImageView(doubled.px.data(), doubled.w, doubled.h, ImageFormat::Lum), hints), 2);
+}
+
 // One pass over an image (src), appending to acc (coordinates in src space). The image is read
 // where it lies; a private copy is made only once a linear symbol has to be masked.
 void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSymbols, std::vector<Found>& acc)
@@ -376,6 +553,17 @@ void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSy
 			Found f;
 			if (r.isValid() && MapResult(r, want, f)) AddUnique(acc, std::move(f));
 		}
+		// Aztec codes away from the centre: again in crops centred on each bull's eye.
+		if (mat.testFlag(BarcodeFormat::Aztec) && int(acc.size() - start) < maxSymbols) {
+			auto ah = BaseHints(o);
+			ah.setFormats(BarcodeFormat::Aztec).setMaxNumberOfSymbols(1).setTryDownscale(false);
+			for (auto& [c, module] : BullsEyes(src, 8)) {
+				if (int(acc.size() - start) >= maxSymbols) break;
+				int half = std::min({int(45 * module), c.x, src.w - 1 - c.x, c.y, src.h - 1 - c.y});
+				if (half < 8 * module) continue;
+				ReadCrop(src, c.x - half, c.y - half, 2 * half + 1, 2 * half + 1, ah, module < 6, want, acc);
+			}
+		}
 		// Aztec and Data Matrix codes away from the centre: again in crops around 2-D texture.
 		BarcodeFormats centred = mat & (BarcodeFormat::Aztec | BarcodeFormat::DataMatrix);
 		if (!centred.empty() && int(acc.size() - start) < maxSymbols) {
@@ -383,12 +571,7 @@ void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSy
 			ch.setFormats(centred).setMaxNumberOfSymbols(1).setTryDownscale(false);
 			for (const ck_rect& box : MatrixCandidates(src)) {
 				if (int(acc.size() - start) >= maxSymbols) break;
-				for (auto& r : ReadBarcodes(iv.cropped(box.x, box.y, box.width, box.height), ch)) {
-					Found f;
-					if (!r.isValid() || !MapResult(r, want, f)) continue;
-					for (auto& c : f.corners) c.x += box.x, c.y += box.y;
-					AddUnique(acc, std::move(f));
-				}
+				ReadCrop(src, box.x, box.y, box.width, box.height, ch, true, want, acc);
 			}
 		}
 	}
@@ -409,8 +592,16 @@ void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSy
 			ck_point q[4];
 			for (int i = 0; i < 4; ++i) q[i] = {r.position()[i].x, r.position()[i].y};
 			// The bars as traced (zxing gives the ends of the scan lines that decoded).
-			Bars bars = TraceBars(masked ? Source{work.px.data(), work.w, work.h, work.w} : src, q);
+			Source current = masked ? Source{work.px.data(), work.w, work.h, work.w} : src;
+			Bars bars = TraceBars(current, q);
 			bars.quad(f.corners);
+			// EAN/UPC: refuse fragments (no quiet zones); they are masked like any read
+			switch (r.format()) {
+			case BarcodeFormat::EAN13: case BarcodeFormat::UPCA: keep = keep && QuietEnds(current, bars, 95, false); break;
+			case BarcodeFormat::EAN8: keep = keep && QuietEnds(current, bars, 67, true); break;
+			case BarcodeFormat::UPCE: keep = keep && QuietEnds(current, bars, 51, true); break;
+			default: break;
+			}
 			size_t before = acc.size();
 			if (keep) AddUnique(acc, std::move(f));
 			if (keep && acc.size() == before) break; // the mask did not erase it: no progress
