@@ -241,11 +241,13 @@ bool QuietEnds(const Source& img, const Bars& b, int modules, bool shortCode)
 		int x = int(std::lround(b.ax + i * b.dx)), y = int(std::lround(b.ay + i * b.dy));
 		if (x >= 0 && y >= 0 && x < img.w && y < img.h) line.push_back(img.at(x, y));
 	}
-	if (line.size() < 8) return true;
+	if (line.size() < 8) return !shortCode; // nothing to judge by: short codes are refused
 	std::sort(line.begin(), line.end());
 	int dark = line[line.size() / 10], light = line[line.size() * 9 / 10];
-	if (light - dark < 20) return true; // too flat to judge
+	if (light - dark < 20) return !shortCode; // too flat to judge (e.g. masked): short codes are refused
 	int threshold = (dark + light) / 2;
+	double sideSum[2] = {0, 0};
+	int sideCount[2] = {0, 0};
 	for (double t : {0.0, b.t0 / 3, b.t1 / 3})
 		for (int side = 0; side < 2; ++side) {
 			double ox = (side ? b.bx : b.ax) + t * b.nx, oy = (side ? b.by : b.ay) + t * b.ny, dir = side ? 1 : -1;
@@ -257,11 +259,16 @@ bool QuietEnds(const Source& img, const Bars& b, int modules, bool shortCode)
 					break;
 				}
 				int v = img.at(x, y);
-				if (shortCode && v >= 250 && light < 235) return false;
+				sideSum[side] += v, ++sideCount[side];
 				darkRun = v < threshold ? darkRun + 1 : 0;
 				if (darkRun >= std::max(1.0, X)) return false; // a bar: at least a module wide
 			}
 		}
+	// glare: one end saturated and unlike the other (the paper)
+	if (shortCode && sideCount[0] && sideCount[1]) {
+		double m0 = sideSum[0] / sideCount[0], m1 = sideSum[1] / sideCount[1];
+		if (std::max(m0, m1) >= 248 && std::abs(m0 - m1) > 0.15 * (light - dark)) return false;
+	}
 	return true;
 }
 
