@@ -344,7 +344,8 @@ std::vector<ck_rect> MatrixCandidates(const Source& img)
 	const int cw = img.w / C, ch = img.h / C;
 	std::vector<ck_rect> boxes;
 	if (cw < 2 || ch < 2) return boxes;
-	std::vector<uint8_t> busy(size_t(cw) * ch, 0);
+	thread_local std::vector<uint8_t> busy, grown; // per frame: kept between calls on a thread
+	busy.assign(size_t(cw) * ch, 0);
 	for (int cy = 0; cy < ch; ++cy)
 		for (int cx = 0; cx < cw; ++cx) {
 			int lo = 255, hi = 0;
@@ -366,14 +367,14 @@ std::vector<ck_rect> MatrixCandidates(const Source& img)
 			busy[size_t(cy) * cw + cx] = across >= 3 && down >= 3; // a corner or a crossing of edges
 		}
 	// close gaps of one cell (large modules leave cells inside a symbol without a corner)
-	std::vector<uint8_t> grown(busy.size(), 0);
+	grown.assign(busy.size(), 0);
 	for (int cy = 0; cy < ch; ++cy)
 		for (int cx = 0; cx < cw; ++cx)
 			if (busy[size_t(cy) * cw + cx])
 				for (int ny = std::max(0, cy - 1); ny <= std::min(ch - 1, cy + 1); ++ny)
 					for (int nx = std::max(0, cx - 1); nx <= std::min(cw - 1, cx + 1); ++nx) grown[size_t(ny) * cw + nx] = 1;
 	busy.swap(grown);
-	std::vector<int> stack;
+	thread_local std::vector<int> stack;
 	for (int start = 0; start < cw * ch; ++start) {
 		if (busy[start] != 1) continue;
 		int x0 = cw, y0 = ch, x1 = -1, y1 = -1, count = 0;
@@ -461,8 +462,8 @@ std::vector<std::pair<ck_point, double>> BullsEyes(const Source& img, size_t mos
 		int contrast;
 	};
 	std::vector<Eye> found;
-	std::vector<int> sums;
-	std::vector<Run> runs, column;
+	thread_local std::vector<int> sums; // per frame: kept between calls on a thread
+	thread_local std::vector<Run> runs, column;
 	const int r = 12;
 	for (int y = 1; y < img.h - 1; y += 2) {
 		const uint8_t* row = img.data + size_t(y) * img.stride;

@@ -1,12 +1,10 @@
-import Detectors
-import Foundation
 import Synchronization
 
 /// The virtual camera's static scene, rendered once per size and list of codes in BGRA.
 ///
 /// Layout (fractions of the frame): by default a QR code on the left and an EAN-13 barcode top
 /// right (any codes a device is given instead, see `VirtualScene.Code`), fine detail (1-pixel
-/// checkerboard and stripes) right of the middle, six gray patches from black to white, six
+/// checkerboard and stripes) below the EAN-13's place, six gray patches from black to white, six
 /// colour patches, and a band at the bottom where `VirtualCameraSensor` moves a white square.
 struct VirtualScene: Sendable {
     static let qrText = "https://capturekit.dev/virtual-camera"
