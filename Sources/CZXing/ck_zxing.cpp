@@ -349,7 +349,7 @@ std::vector<ck_rect> MatrixCandidates(const Source& img)
 	for (int cy = 0; cy < ch; ++cy)
 		for (int cx = 0; cx < cw; ++cx) {
 			int lo = 255, hi = 0;
-			for (int y = cy * C; y < cy * C + C; ++y) {
+			for (int y = cy * C; y < cy * C + C; y += 2) { // every other row: enough for the contrast
 				const uint8_t* row = img.data + size_t(y) * img.stride + cx * C;
 				for (int x = 0; x < C; ++x) lo = std::min<int>(lo, row[x]), hi = std::max<int>(hi, row[x]);
 			}
@@ -392,7 +392,10 @@ std::vector<ck_rect> MatrixCandidates(const Source& img)
 		if (x1 - x0 >= 2) ++x0, --x1; // undo the growth
 		if (y1 - y0 >= 2) ++y0, --y1;
 		int bw = (x1 - x0 + 1) * C, bh = (y1 - y0 + 1) * C;
-		if (count < 12 || bw < 2 * C || bh < 2 * C) continue;
+		// 2-D codes fill their box with corners; the ends of a linear code's bars make a thin
+		// line of them, text a sparse field
+		int cells = (x1 - x0 + 1) * (y1 - y0 + 1);
+		if (count < 12 || bw < 3 * C || bh < 3 * C || count < cells / 2) continue;
 		// a margin for the quiet zone and the cells the texture test missed at the symbol's edge
 		int m = std::max(2 * C, std::max(bw, bh) / 3);
 		ck_rect r{x0 * C - m, y0 * C - m, bw + 2 * m, bh + 2 * m};
@@ -406,25 +409,24 @@ std::vector<ck_rect> MatrixCandidates(const Source& img)
 	return boxes;
 }
 
-// Runs of dark and light along a line of n samples get(i), thresholded at the mean of the
-// 2r+1 samples around each (a running sum): (start, length, dark) each.
+// Runs of dark and light along a line of n samples p[0], p[step], ..., thresholded at the mean
+// of the 2r+1 samples around each (a running sum): (start, length, dark, sum of samples) each.
 struct Run {
 	int start, length;
 	bool dark;
 	int sum; // of the samples
 };
 
-template <typename Get>
-void Runs(int n, int r, Get get, std::vector<int>& sums, std::vector<Run>& runs)
+void Runs(const uint8_t* p, int n, ptrdiff_t step, int r, std::vector<Run>& runs)
 {
 	runs.clear();
-	if (n <= 0) return;
-	sums.assign(size_t(n) + 1, 0);
-	for (int i = 0; i < n; ++i) sums[i + 1] = sums[i] + get(i);
+	int sum = 0, lo = 0, hi = 0; // the window [lo, hi)
 	for (int i = 0; i < n; ++i) {
-		int a = std::max(0, i - r), b = std::min(n, i + r + 1);
-		int v = get(i);
-		bool dark = v * (b - a) < sums[b] - sums[a];
+		int wantHi = i + r + 1 < n ? i + r + 1 : n, wantLo = i - r > 0 ? i - r : 0;
+		while (hi < wantHi) sum += p[hi++ * step];
+		while (lo < wantLo) sum -= p[lo++ * step];
+		int v = p[i * step];
+		bool dark = v * (hi - lo) < sum;
 		if (runs.empty() || runs.back().dark != dark) runs.push_back({i, 1, dark, v});
 		else ++runs.back().length, runs.back().sum += v;
 	}
@@ -437,6 +439,8 @@ void Runs(int n, int r, Get get, std::vector<int>& sums, std::vector<Run>& runs)
 int BullsEyeAt(const std::vector<Run>& runs, size_t k, double& module)
 {
 	if (k < 4 || k + 4 >= runs.size() || !runs[k].dark) return 0;
+	int c = runs[k].length, before = runs[k - 1].length, after = runs[k + 1].length; // cheap rejection first
+	if (before > 2 * c + 1 || c > 2 * before + 1 || after > 2 * c + 1 || c > 2 * after + 1) return 0;
 	double sum = 0;
 	for (size_t i = k - 3; i <= k + 3; ++i) sum += runs[i].length;
 	module = sum / 7;
@@ -462,19 +466,18 @@ std::vector<std::pair<ck_point, double>> BullsEyes(const Source& img, size_t mos
 		int contrast;
 	};
 	std::vector<Eye> found;
-	thread_local std::vector<int> sums; // per frame: kept between calls on a thread
-	thread_local std::vector<Run> runs, column;
+	thread_local std::vector<Run> runs, column; // per frame: kept between calls on a thread
 	const int r = 12;
 	for (int y = 1; y < img.h - 1; y += 2) {
 		const uint8_t* row = img.data + size_t(y) * img.stride;
-		Runs(img.w, r, [row](int i) { return int(row[i]); }, sums, runs);
-		for (size_t k = 4; k + 4 < runs.size(); ++k) {
+		Runs(row, img.w, 1, r, runs);
+		for (size_t k = runs.empty() || runs[4 % runs.size()].dark ? 4 : 5; k + 4 < runs.size(); k += 2) { // dark runs
 			double module;
 			int contrast = BullsEyeAt(runs, k, module);
 			if (!contrast) continue;
 			int cx = runs[k].start + runs[k].length / 2;
 			int y0 = std::max(0, int(y - 8 * module)), y1 = std::min(img.h, int(y + 8 * module) + 1);
-			Runs(y1 - y0, r, [&](int i) { return int(img.at(cx, y0 + i)); }, sums, column);
+			Runs(img.data + size_t(y0) * img.stride + cx, y1 - y0, img.stride, r, column);
 			for (size_t j = 4; j + 4 < column.size(); ++j) {
 				double vertical;
 				int cy = y0 + column[j].start + column[j].length / 2;
@@ -572,14 +575,20 @@ void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSy
 				ReadCrop(src, c.x - half, c.y - half, 2 * half + 1, 2 * half + 1, ah, module < 6, want, acc);
 			}
 		}
-		// Aztec and Data Matrix codes away from the centre: again in crops around 2-D texture.
-		BarcodeFormats centred = mat & (BarcodeFormat::Aztec | BarcodeFormat::DataMatrix);
-		if (!centred.empty() && int(acc.size() - start) < maxSymbols) {
+		// Data Matrix codes away from the centre: again in crops around 2-D texture.
+		if (mat.testFlag(BarcodeFormat::DataMatrix) && int(acc.size() - start) < maxSymbols) {
 			auto ch = BaseHints(o);
-			ch.setFormats(centred).setMaxNumberOfSymbols(1).setTryDownscale(false);
+			ch.setFormats(BarcodeFormat::DataMatrix).setMaxNumberOfSymbols(1).setTryDownscale(false);
 			for (const ck_rect& box : MatrixCandidates(src)) {
 				if (int(acc.size() - start) >= maxSymbols) break;
-				ReadCrop(src, box.x, box.y, box.width, box.height, ch, true, want, acc);
+				bool known = false; // a symbol read already lies in it
+				for (size_t i = start; i < acc.size(); ++i) {
+					const auto& c = acc[i].corners;
+					int cx = (c[0].x + c[1].x + c[2].x + c[3].x) / 4, cy = (c[0].y + c[1].y + c[2].y + c[3].y) / 4;
+					known = known || (cx >= box.x && cx < box.x + box.width && cy >= box.y && cy < box.y + box.height);
+				}
+				// doubled only when small: large boxes are mostly text or other codes, and costly
+				if (!known) ReadCrop(src, box.x, box.y, box.width, box.height, ch, box.width <= 240 && box.height <= 240, want, acc);
 			}
 		}
 	}
