@@ -22,7 +22,8 @@ extension BarcodeReader.Code {
 }
 
 /// A gray image (or a region of it) scaled and turned about its centre onto a canvas that holds
-/// all of it (bilinear, white where nothing was), optionally smoothed (3x3 mean), with the way
+/// all of it (bilinear, white where nothing was), optionally smoothed (3x3 mean) or sharpened
+/// (unsharp mask), with the way
 /// back to the original's coordinates.
 struct TransformedImage {
     let width: Int, height: Int
@@ -31,7 +32,7 @@ struct TransformedImage {
     private let centre: (x: Double, y: Double), turnedCentre: (x: Double, y: Double)
 
     init(_ base: UnsafePointer<UInt8>, width sourceWidth: Int, height sourceHeight: Int, rowStride: Int,
-         region: BarcodeReader.Region?, degrees: Double, scale: Double = 1, smoothed: Bool = false) {
+         region: BarcodeReader.Region?, degrees: Double, scale: Double = 1, smoothed: Bool = false, sharpened: Bool = false) {
         let left = max(0, region?.x ?? 0), top = max(0, region?.y ?? 0)
         let areaWidth = min(region?.width ?? sourceWidth, sourceWidth - left), areaHeight = min(region?.height ?? sourceHeight, sourceHeight - top)
         let angle = degrees * .pi / 180
@@ -63,7 +64,50 @@ struct TransformedImage {
                 }
             }
         }
-        self.pixels = smoothed ? Self.smoothed(pixels, width: width, height: height) : pixels
+        if smoothed { pixels = Self.smoothed(pixels, width: width, height: height) }
+        // Unsharp mask over about 1.5 source pixels: a box blur of radius r twice ≈ a Gaussian of
+        // sigma √(2r(r+1)/3).
+        if sharpened { pixels = Self.sharpened(pixels, width: width, height: height, radius: max(1, Int((1.5 * scale).rounded())), amount: 1.5) }
+        self.pixels = pixels
+    }
+
+    /// `amount` times the difference from a blurred copy added to each pixel, clipped.
+    static func sharpened(_ pixels: [UInt8], width: Int, height: Int, radius: Int, amount: Double) -> [UInt8] {
+        var blurred = [Int32](repeating: 0, count: pixels.count), scratch = blurred
+        pixels.withUnsafeBufferPointer { input in
+            blurred.withUnsafeMutableBufferPointer { blurred in
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    for y in 0..<height { for x in 0..<width { blurred[y * width + x] = Int32(input[y * width + x]) } }
+                    for _ in 0..<2 {
+                        boxPass(blurred, into: scratch, count: height, length: width, stride: 1, lineStride: width, radius: radius)
+                        boxPass(scratch, into: blurred, count: width, length: height, stride: width, lineStride: 1, radius: radius)
+                    }
+                }
+            }
+        }
+        var output = pixels
+        let gain = Int32(amount * 256)
+        for index in output.indices {
+            let value = Int32(pixels[index]), difference = value - blurred[index]
+            output[index] = UInt8(clamping: value + (difference * gain) >> 8)
+        }
+        return output
+    }
+
+    /// A running mean of 2r+1 samples along `count` lines of `length` (edges repeat).
+    private static func boxPass(_ source: UnsafeMutableBufferPointer<Int32>, into output: UnsafeMutableBufferPointer<Int32>,
+                                count: Int, length: Int, stride: Int, lineStride: Int, radius: Int) {
+        let window = Int32(2 * radius + 1)
+        for line in 0..<count {
+            let base = line * lineStride
+            func at(_ index: Int) -> Int32 { source[base + min(max(index, 0), length - 1) * stride] }
+            var sum: Int32 = 0
+            for index in -radius...radius { sum += at(index) }
+            for index in 0..<length {
+                output[base + index * stride] = sum / window
+                sum += at(index + radius + 1) - at(index - radius)
+            }
+        }
     }
 
     /// Each pixel the mean of itself and its 8 neighbours (edges repeat).

@@ -36,19 +36,23 @@ public struct BarcodeReader: Sendable {
         /// Scales the image first (bilinear): 2 gives small or blurred modules more pixels.
         /// Skipped for images over 1600 pixels.
         public var scale: Double
+        /// Sharpens the (scaled) image first (unsharp mask, about 1.5 source pixels): defocused
+        /// and JPEG-softened photos of labels.
+        public var sharpened: Bool
 
         public init(binarizer: Binarizer = .localAverage, inverted: Bool = false, downscale: Bool = true, rotation: Double = 0,
-                    smoothed: Bool = false, scale: Double = 1) {
+                    smoothed: Bool = false, scale: Double = 1, sharpened: Bool = false) {
             self.binarizer = binarizer
             self.inverted = inverted
             self.downscale = downscale
             self.rotation = rotation
             self.smoothed = smoothed
             self.scale = scale
+            self.sharpened = sharpened
         }
 
         /// Whether the pass works on a transformed copy.
-        var transforms: Bool { rotation != 0 || smoothed || scale != 1 }
+        var transforms: Bool { rotation != 0 || smoothed || scale != 1 || sharpened }
     }
 
     /// A decoded code.
@@ -56,7 +60,8 @@ public struct BarcodeReader: Sendable {
         public var symbology: Symbology
         public var text: String
         /// Top-left, top-right, bottom-right, bottom-left of the symbol in pixels of the whole
-        /// image (linear codes: the ends of the first and last scan lines that decoded).
+        /// image (linear codes: the ends of the bars, traced along them from the scan line that
+        /// decoded).
         public var corners: [Point]
         /// The direction of the symbol's reading axis in degrees (0: left to right).
         public var orientation: Int
@@ -93,12 +98,14 @@ public struct BarcodeReader: Sendable {
     /// One pass: local average with try-harder, rotation and downscaling.
     public static let live = [Pass()]
     /// Every binarizer, with and without inversion, without the downscaled layer, smoothed, the
-    /// image turned ±15° and ±30° for tilted codes, and doubled (straight and turned).
+    /// image turned ±15° and ±30° for tilted codes, doubled (straight and turned), and
+    /// sharpened (as it is and doubled) for blurred photos.
     public static let thorough = [Pass(), Pass(binarizer: .globalHistogram), Pass(inverted: true),
                                   Pass(binarizer: .globalHistogram, inverted: true), Pass(downscale: false),
                                   Pass(smoothed: true), Pass(binarizer: .globalHistogram, smoothed: true),
                                   Pass(rotation: 15), Pass(rotation: -15), Pass(rotation: 30), Pass(rotation: -30),
-                                  Pass(scale: 2), Pass(rotation: 15, scale: 2), Pass(rotation: -15, scale: 2)]
+                                  Pass(scale: 2), Pass(rotation: 15, scale: 2), Pass(rotation: -15, scale: 2),
+                                  Pass(sharpened: true), Pass(scale: 2, sharpened: true)]
 
     public init(symbologies: Set<Symbology> = Set(Symbology.allCases), passes: [Pass] = BarcodeReader.live, maxCodes: Int = 8) {
         self.symbologies = symbologies
@@ -120,7 +127,8 @@ public struct BarcodeReader: Sendable {
             } else {
                 if pass.scale > 1 && max(region?.width ?? width, region?.height ?? height) > 1600 { continue }
                 let turned = TransformedImage(base, width: width, height: height, rowStride: rowStride, region: region,
-                                              degrees: pass.rotation, scale: pass.scale, smoothed: pass.smoothed)
+                                              degrees: pass.rotation, scale: pass.scale, smoothed: pass.smoothed,
+                                              sharpened: pass.sharpened)
                 codes = turned.pixels.withUnsafeBufferPointer { buffer in
                     decode(buffer.baseAddress!, width: turned.width, height: turned.height, rowStride: turned.width, region: nil, pass: pass)
                 }.map { code in
@@ -171,14 +179,20 @@ public struct BarcodeReader: Sendable {
     }
 
     /// Drops a linear code read where an earlier one was (a partial read of the same bars, e.g.
-    /// a shorter Interleaved 2 of 5 inside an ITF-14 seen at an angle).
+    /// a shorter Interleaved 2 of 5 inside an ITF-14 seen at an angle). Corners trace the bars,
+    /// so codes that verify themselves need only be clear of an earlier one's bars; Interleaved
+    /// 2 of 5, which has no check digit, must be clear by a quarter of the earlier code's length
+    /// (bars traced across a tilt are short) and must not be part of an earlier code's text.
     static func withoutOverlaps(_ codes: [Code]) -> [Code] {
         var kept: [Code] = []
         for code in codes {
             let centre = code.centre
+            let unchecked = code.symbology == .interleaved2of5
             let overlaps = !code.symbology.isMatrix && kept.contains { earlier in
-                let box = earlier.boundingBox(margin: max(8, earlier.length / 4))
-                return !earlier.symbology.isMatrix && box.x.contains(centre.x) && box.y.contains(centre.y)
+                guard !earlier.symbology.isMatrix else { return false }
+                if unchecked && earlier.text.contains(code.text) { return true }
+                let box = earlier.boundingBox(margin: unchecked ? max(8, earlier.length / 4) : 8 + earlier.length / 20)
+                return box.x.contains(centre.x) && box.y.contains(centre.y)
             }
             if !overlaps { kept.append(code) }
         }

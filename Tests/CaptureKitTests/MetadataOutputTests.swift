@@ -1,3 +1,4 @@
+import Detectors
 import Foundation
 import Testing
 @testable import CaptureKit
@@ -35,6 +36,67 @@ struct MetadataOutputTests {
         let last = try #require(qr.last)
         #expect(last.time > first.time)
         #expect(abs((last.duration.seconds - first.duration.seconds) - (last.time.seconds - first.time.seconds)) < 1e-6)
+    }
+
+    /// A scene with one code of each of the 13 types, in four rows clear of the moving square,
+    /// and the exact string each must be reported with (check digits the writer added included).
+    static func everyCode() throws -> [(code: VirtualScene.Code, type: MetadataObjectType, expected: String)] {
+        func code(_ symbology: Symbology, _ text: String, _ x: Double, _ y: Double, _ width: Double, _ expected: String)
+            throws -> (code: VirtualScene.Code, type: MetadataObjectType, expected: String) {
+            (try VirtualScene.Code(symbology, text, x: x, y: y, width: width, height: symbology.isMatrix ? 0.2 : 0.19),
+             try #require(MetadataObjectType(symbology)), expected)
+        }
+        return [
+            try code(.qr, "CK QR 13", 0.02, 0.02, 0.12, "CK QR 13"),
+            try code(.aztec, "CK Aztec", 0.15, 0.02, 0.12, "CK Aztec"),
+            try code(.dataMatrix, "CK DataMatrix", 0.28, 0.02, 0.12, "CK DataMatrix"),
+            try code(.pdf417, "CaptureKit PDF417", 0.42, 0.02, 0.56, "CaptureKit PDF417"),
+            try code(.ean13, "400638133393", 0.02, 0.24, 0.3, "4006381333931"),
+            try code(.ean8, "9638507", 0.35, 0.24, 0.28, "96385074"),
+            try code(.upce, "0654321", 0.66, 0.24, 0.3, "06543217"),
+            try code(.code39, "CK-39 A", 0.02, 0.45, 0.3, "CK-39 A"),
+            try code(.code39Mod43, "MOD43 CK", 0.35, 0.45, 0.3, "MOD43 CK"),
+            try code(.code93, "CODE 93", 0.68, 0.45, 0.3, "CODE 93"),
+            try code(.code128, "CaptureKit", 0.02, 0.66, 0.3, "CaptureKit"),
+            try code(.interleaved2of5, "0123456789", 0.35, 0.66, 0.3, "0123456789"),
+            try code(.itf14, "0001234567890", 0.68, 0.66, 0.3, "00012345678905"),
+        ]
+    }
+
+    @Test("all 13 code types on the virtual camera are found live with their exact strings, and nothing else")
+    func findsEveryType() async throws {
+        let codes = try Self.everyCode()
+        #expect(Set(codes.map(\.type)) == Set(MetadataObjectType.machineReadableCodes))
+        let device = CaptureDevice.find(virtual: .back)
+        device.setVirtualSceneCodes(codes.map(\.code))
+        defer { device.setVirtualSceneCodes(nil) }
+        let expected = Dictionary(uniqueKeysWithValues: codes.map { ($0.type, $0.expected) })
+        // The reader returns at most 8 codes a frame: two groups of types, switched while running.
+        let groups: [[MetadataObjectType]] = [[.upce, .code39, .code39Mod43, .ean13, .ean8, .code93, .code128],
+                                              [.pdf417, .qr, .aztec, .dataMatrix, .interleaved2of5, .itf14]]
+        let output = MetadataOutput()
+        try output.setMetadataObjectTypes(groups[0])
+        let test = try TestSession(preset: .hd1280x720, device: device, outputs: [output])
+        let stream = output.metadataObjects(bufferingNewest: 8)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var found: [MetadataObjectType: Set<String>] = [:]
+        var group = 0, batches = 0
+        for await batch in stream {
+            for case let code as MachineReadableCodeObject in batch { found[code.type, default: []].insert(code.stringValue ?? "") }
+            batches += 1
+            let complete = groups[group].allSatisfy { found[$0] != nil }
+            if complete || batches == 30 {
+                group += 1
+                batches = 0
+                if group == groups.count { break }
+                try output.setMetadataObjectTypes(groups[group])
+            }
+        }
+        for (type, text) in expected {
+            #expect(found[type] == [text], "\(type): \(found[type] ?? [])")
+        }
+        #expect(Set(found.keys).isSubset(of: Set(expected.keys)))
     }
 
     @Test("only the rect of interest is searched; unavailable types and bad rects are errors naming them")

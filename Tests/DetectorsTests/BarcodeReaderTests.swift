@@ -138,6 +138,45 @@ struct BarcodeReaderSafetyTests {
         }
     }
 
+    @Test("Aztec and Data Matrix codes away from the frame's centre are found (zxing 1.4 alone looks near the centre)",
+          arguments: [(x: 40, y: 30), (x: 1000, y: 480), (x: 560, y: 40)])
+    func offCentreMatrixCodes(x: Int, y: Int) throws {
+        let aztec = TestImage.symbol(try TestImage.modules("AZTEC", "Aztec CaptureKit"), module: 4)
+        let dataMatrix = TestImage.symbol(try TestImage.modules("DATAMATRIX", "DataMatrix CaptureKit"), module: 3)
+        for (symbol, expected) in [(aztec, "aztec Aztec CaptureKit"), (dataMatrix, "dataMatrix DataMatrix CaptureKit")] {
+            let frame = symbol.placed(in: 1280, 720, x: x, y: y, background: 170)
+            let codes = BarcodeReaderTests.read(frame, BarcodeReader())
+            #expect(codes.map { "\($0.symbology) \($0.text)" } == [expected], "at \(x),\(y)")
+            // Its corners are on the symbol.
+            #expect(codes.first?.corners.allSatisfy { $0.x >= Double(x) && $0.x <= Double(x + symbol.width) && $0.y >= Double(y) && $0.y <= Double(y + symbol.height) } == true)
+        }
+    }
+
+    /// EAN-13s whose left halves (start guard, six digits, the centre guard and the next bar)
+    /// spell a valid UPC-E (number system 1, check digit = the EAN-13's first digit), and that UPC-E.
+    static let halves = [("139825979190", "13982591"), ("774833788762", "17483377"), ("732860129040", "13286017")]
+
+    @Test("the left half of an EAN-13 under glare is not read as the UPC-E its bars spell; those bars alone on a label are",
+          arguments: halves)
+    func fragmentUnderGlare(_ ean: String, _ upce: String) throws {
+        let bars = try TestImage.modules("EANX", ean)[0]
+        // Paper 200, ink 40; from the 52nd module on, saturated glare (brighter than the paper).
+        func label(glare: Bool) -> TestImage {
+            var image = TestImage.symbol([bars], module: 2).placed(in: 640, 360, x: 60, y: 60, background: 120)
+            for y in 60..<(60 + 60 * 2) {
+                for x in 60..<(60 + (bars.count + 20) * 2) {
+                    let glared = glare && x >= 60 + (10 + 51) * 2
+                    image[x, y] = glared ? 255 : (image[x, y] < 128 ? 40 : 200)
+                    if !glare && x >= 60 + (10 + 51) * 2 { image[x, y] = 200 }
+                }
+            }
+            return image
+        }
+        let reader = BarcodeReader(passes: BarcodeReader.thorough)
+        #expect(BarcodeReaderTests.read(label(glare: true), reader).isEmpty, "no wrong UPC-E")
+        #expect(BarcodeReaderTests.read(label(glare: false), reader).map { "\($0.symbology) \($0.text)" } == ["upce \(upce)"])
+    }
+
     @Test("a region of interest is the only place searched; corners stay in whole-image pixels")
     func regionOfInterest() throws {
         let frame = try Self.busyFrame()

@@ -68,7 +68,8 @@ typedef struct ck_result {
 	int32_t text_length;    /* bytes, without the terminating NUL */
 	ck_point corners[4];    /* top-left, top-right, bottom-right, bottom-left of the symbol,
 	                           in pixel coordinates of the full input buffer.
-	                           Linear codes: the ends of the first and last scan line that decoded. */
+	                           Linear codes: the ends of the bars, traced along them from the
+	                           scan line that decoded. */
 	int32_t orientation;    /* degrees, direction of the symbol's reading axis (0 = left to right) */
 } ck_result;
 
@@ -101,6 +102,40 @@ int ck_decode_gray(const uint8_t* data, int32_t width, int32_t height, int32_t r
 
 /* Release a block returned by ck_decode_gray (NULL is fine). */
 void ck_results_free(ck_results* results);
+
+/* ---- writing (ck_zxing_writer.cpp) ---- */
+
+/* One encoded symbol: a module matrix and the text a reader reports for it. */
+typedef struct ck_symbol {
+	uint32_t format;        /* the CK_FORMAT_* bit asked for */
+	int32_t width, height;  /* modules, without quiet zone; linear codes: height 1. PDF417's
+	                           rows are 4 matrix rows each (zxing's row height) */
+	const uint8_t* modules; /* width * height bytes, row-major, 1 = dark, 0 = light */
+	const char* text;       /* what a reader reports (check digits added where the input had
+	                           none; Code 39 mod 43: without its check character), NUL-terminated */
+	int32_t text_length;    /* bytes, without the terminating NUL */
+} ck_symbol;
+
+/*
+ * Encode text (UTF-8, text_length bytes) as one symbol of `format` (exactly one CK_FORMAT_* bit)
+ * with zxing-cpp's MultiFormatWriter. The text is prepared first where the symbology needs it:
+ *   EAN-13 / EAN-8 / ITF-14: 12 / 7 / 13 digits get their GS1 check digit; 13 / 8 / 14 digits
+ *                            must carry the right one.
+ *   UPC-E:       6 digits (number system 0 implied), 7 (number system 0 or 1 first) or 8 (with the
+ *                check digit of the expanded UPC-A, verified).
+ *   Code 39:     0-9 A-Z - . space $ / + % only (the reader does not use full-ASCII mode).
+ *   Code 39 mod 43: the same characters; the mod-43 check character is appended.
+ *   Interleaved 2 of 5: an even number of digits.
+ *   Code 93, Code 128, PDF417, QR, Aztec, Data Matrix: the text as given.
+ * out receives a block to release with ck_symbol_free(); NULL on error, when a message of at
+ * most message_size bytes (NUL included) is written to message if it is not NULL.
+ * Returns CK_OK, CK_E_ARGUMENT (text the symbology cannot carry), CK_E_NOMEM or CK_E_INTERNAL.
+ */
+int ck_encode(uint32_t format, const char* text, int32_t text_length, ck_symbol** out,
+              char* message, int32_t message_size);
+
+/* Release a block returned by ck_encode (NULL is fine). */
+void ck_symbol_free(ck_symbol* symbol);
 
 /* Human readable name of one CK_FORMAT_* bit ("EAN-13", ...); "" for unknown. */
 const char* ck_format_name(uint32_t format);

@@ -1,7 +1,14 @@
 import Foundation
 
-/// The virtual camera's scene light, for tests, benchmarks and demos of the auto modes.
+/// The virtual camera's scene light and codes, for tests, benchmarks and demos.
 extension CaptureDevice {
+    /// The codes the virtual camera's scene shows (by default a QR code and an EAN-13), for
+    /// tests of the metadata output. Sessions started afterwards show them; nil restores the
+    /// defaults.
+    func setVirtualSceneCodes(_ codes: [VirtualScene.Code]?) {
+        VirtualScene.setCodes(codes, for: self)
+    }
+
     /// Changes the virtual scene's light level by `ev` stops from the metered level; for tests
     /// and demos of auto exposure, flash and HDR.
     @_spi(Benchmark)

@@ -1,10 +1,11 @@
 import Synchronization
 
-/// The virtual camera's static scene, rendered once per size in BGRA.
+/// The virtual camera's static scene, rendered once per size and list of codes in BGRA.
 ///
-/// Layout (fractions of the frame): a QR code on the left, an EAN-13 barcode top right, fine
-/// detail (1-pixel checkerboard and stripes) below it, six gray patches from black to white,
-/// six colour patches, and a band at the bottom where `VirtualCameraSensor` moves a white square.
+/// Layout (fractions of the frame): by default a QR code on the left and an EAN-13 barcode top
+/// right (any codes a device is given instead, see `VirtualScene.Code`), fine detail (1-pixel
+/// checkerboard and stripes) below the EAN-13's place, six gray patches from black to white, six
+/// colour patches, and a band at the bottom where `VirtualCameraSensor` moves a white square.
 struct VirtualScene: Sendable {
     static let qrText = "https://capturekit.dev/virtual-camera"
     static let ean13Digits = "4006381333931"
@@ -23,13 +24,18 @@ struct VirtualScene: Sendable {
     /// The band the moving square crosses: y range.
     var movingBand: Range<Int> { Int(Double(height) * 0.88)..<Int(Double(height) * 0.98) }
 
-    private static let cache = Mutex<[Int: VirtualScene]>([:])
+    private struct Key: Hashable {
+        var width: Int, height: Int, codes: [Code]
+    }
 
-    /// The scene at a size, rendered on first use.
-    static func scene(width: Int, height: Int) -> VirtualScene {
-        let key = width << 32 | height
+    private static let cache = Mutex<[Key: VirtualScene]>([:])
+
+    /// The scene at a size with `codes` (the default QR code and EAN-13 unless given), rendered on
+    /// first use: codes are rasterised here, never per frame.
+    static func scene(width: Int, height: Int, codes: [Code] = Code.defaults) -> VirtualScene {
+        let key = Key(width: width, height: height, codes: codes)
         if let cached = cache.withLock({ $0[key] }) { return cached }
-        let scene = VirtualScene(width: width, height: height)
+        let scene = VirtualScene(width: width, height: height, codes: codes)
         cache.withLock { $0[key] = scene }
         return scene
     }
@@ -42,14 +48,12 @@ struct VirtualScene: Sendable {
         return (x0..<x1, Int(top)..<Int(top + Double(height) * 0.1))
     }
 
-    /// The QR code's square (including its white quiet zone).
+    /// The default QR code's square (including its white quiet zone).
     static func qrRect(width: Int, height: Int) -> (x: Range<Int>, y: Range<Int>) {
-        let side = Int(Double(height) * 0.5)
-        let x0 = Int(Double(width) * 0.05), y0 = Int(Double(height) * 0.08)
-        return (x0..<(x0 + side), y0..<(y0 + side))
+        Code.defaults[0].label(width: width, height: height)
     }
 
-    private init(width: Int, height: Int) {
+    private init(width: Int, height: Int, codes: [Code]) {
         self.width = width
         self.height = height
         var canvas = Canvas(width: width, height: height, gray: Self.background)
@@ -61,38 +65,9 @@ struct VirtualScene: Sendable {
             let rect = Self.patchRect(index: index, row: 1, width: width, height: height)
             canvas.fill(x: rect.x, y: rect.y, b: color.b, g: color.g, r: color.r)
         }
-        Self.drawQR(&canvas)
-        Self.drawBarcode(&canvas)
         Self.drawDetail(&canvas)
+        for code in codes { code.draw(on: &canvas) }
         pixels = canvas.words
-    }
-
-    private static func drawQR(_ canvas: inout Canvas) {
-        let rect = qrRect(width: canvas.width, height: canvas.height)
-        canvas.fill(x: rect.x, y: rect.y, b: 255, g: 255, r: 255)
-        guard let code = try? QRCodeEncoder.encode(qrText) else { return }
-        let modules = code.size + 8
-        let scale = rect.x.count / modules
-        let offset = (rect.x.count - scale * code.size) / 2
-        for my in 0..<code.size {
-            for mx in 0..<code.size where code[mx, my] {
-                let x0 = rect.x.lowerBound + offset + mx * scale, y0 = rect.y.lowerBound + offset + my * scale
-                canvas.fill(x: x0..<(x0 + scale), y: y0..<(y0 + scale), b: 0, g: 0, r: 0)
-            }
-        }
-    }
-
-    private static func drawBarcode(_ canvas: inout Canvas) {
-        guard let bars = try? EAN13Encoder.encode(ean13Digits) else { return }
-        let x0 = Int(Double(canvas.width) * 0.5), x1 = Int(Double(canvas.width) * 0.95)
-        let y0 = Int(Double(canvas.height) * 0.08), y1 = Int(Double(canvas.height) * 0.33)
-        canvas.fill(x: x0..<x1, y: y0..<y1, b: 255, g: 255, r: 255)
-        let scale = max(1, (x1 - x0) / (bars.count + 22))
-        let start = x0 + ((x1 - x0) - scale * bars.count) / 2
-        let barTop = y0 + (y1 - y0) / 10, barBottom = y1 - (y1 - y0) / 10
-        for (index, bar) in bars.enumerated() where bar {
-            canvas.fill(x: (start + index * scale)..<(start + (index + 1) * scale), y: barTop..<barBottom, b: 0, g: 0, r: 0)
-        }
     }
 
     private static func drawDetail(_ canvas: inout Canvas) {

@@ -1,0 +1,81 @@
+import Detectors
+import Synchronization
+
+extension VirtualScene {
+    /// A code the virtual scene shows: a symbol encoded once by zxing-cpp's writer, drawn black on
+    /// a white label at a place given in fractions of the frame.
+    ///
+    /// The label is the whole frame for linear codes and PDF417, the largest square at the
+    /// frame's top left for QR, Aztec and Data Matrix codes. The symbol is centred on it at the
+    /// largest whole number of pixels per module that leaves a quiet zone (linear codes: 11
+    /// modules a side, bars over the middle 80% of the label's height; matrix codes 4 modules,
+    /// PDF417 2).
+    struct Code: Sendable, Hashable {
+        let symbol: BarcodeSymbol
+        /// Fractions of the frame's width and height.
+        let x: Double, y: Double, width: Double, height: Double
+
+        init(_ symbology: Symbology, _ text: String, x: Double, y: Double, width: Double, height: Double) throws(BarcodeSymbol.EncodingError) {
+            symbol = try BarcodeSymbol(encoding: text, as: symbology)
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+
+        /// The default scene's codes: a QR code on the left, an EAN-13 top right.
+        static let defaults: [Code] = [
+            try! Code(.qr, VirtualScene.qrText, x: 0.05, y: 0.08, width: 0.5, height: 0.5),
+            try! Code(.ean13, VirtualScene.ean13Digits, x: 0.5, y: 0.08, width: 0.45, height: 0.25),
+        ]
+
+        /// The white label in pixels of a `width` x `height` frame.
+        func label(width frameWidth: Int, height frameHeight: Int) -> (x: Range<Int>, y: Range<Int>) {
+            let x0 = Int(Double(frameWidth) * x), y0 = Int(Double(frameHeight) * y)
+            var columns = Int(Double(frameWidth) * width), rows = Int(Double(frameHeight) * height)
+            if [.qr, .aztec, .dataMatrix].contains(symbol.symbology) {
+                columns = min(columns, rows)
+                rows = columns
+            }
+            return (x0..<(x0 + columns), y0..<(y0 + rows))
+        }
+
+        /// Draws the label and the symbol.
+        func draw(on canvas: inout Canvas) {
+            let label = label(width: canvas.width, height: canvas.height)
+            canvas.fill(x: label.x, y: label.y, b: 255, g: 255, r: 255)
+            if symbol.isLinear {
+                let scale = max(1, label.x.count / (symbol.width + 22))
+                let left = label.x.lowerBound + (label.x.count - scale * symbol.width) / 2
+                let bars = (label.y.lowerBound + label.y.count / 10)..<(label.y.upperBound - label.y.count / 10)
+                for column in 0..<symbol.width where symbol[x: column, y: 0] {
+                    canvas.fill(x: (left + column * scale)..<(left + (column + 1) * scale), y: bars, b: 0, g: 0, r: 0)
+                }
+                return
+            }
+            let quiet = symbol.symbology == .pdf417 ? 2 : 4
+            let scale = max(1, min(label.x.count / (symbol.width + 2 * quiet), label.y.count / (symbol.height + 2 * quiet)))
+            let left = label.x.lowerBound + (label.x.count - scale * symbol.width) / 2
+            let top = label.y.lowerBound + (label.y.count - scale * symbol.height) / 2
+            for row in 0..<symbol.height {
+                for column in 0..<symbol.width where symbol[x: column, y: row] {
+                    canvas.fill(x: (left + column * scale)..<(left + (column + 1) * scale), y: (top + row * scale)..<(top + (row + 1) * scale),
+                                b: 0, g: 0, r: 0)
+                }
+            }
+        }
+    }
+
+    /// The codes each device's scene shows, by unique ID (absent: the defaults).
+    private static let deviceCodes = Mutex<[String: [Code]]>([:])
+
+    /// The codes a device's scene shows.
+    static func codes(for device: CaptureDevice?) -> [Code] {
+        guard let device else { return Code.defaults }
+        return deviceCodes.withLock { $0[device.uniqueID] } ?? Code.defaults
+    }
+
+    static func setCodes(_ codes: [Code]?, for device: CaptureDevice) {
+        deviceCodes.withLock { $0[device.uniqueID] = codes }
+    }
+}
