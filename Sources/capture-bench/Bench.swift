@@ -2,8 +2,8 @@ import CaptureKit
 import Foundation
 
 /// capture-bench: CaptureKit against plain gst-launch-1.0 in the same run.
-/// Usage: capture-bench frames | still | start | switch | controls | scan | all, or snap-v4l2 inside
-/// ../shared/v4l2vm (not part of all). Each prints one JSON line last.
+/// Usage: capture-bench frames | still | start | switch | controls | scan | memory | all, or snap-v4l2 where vivid's
+/// /dev/video0 exists (scripts/v4l2vm-bench.sh; not part of all). Each prints one JSON line last.
 @main
 enum Bench {
     static func main() async throws {

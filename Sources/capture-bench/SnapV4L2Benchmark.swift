@@ -1,6 +1,6 @@
 import Foundation
 
-/// `capture-bench snap-v4l2 [NAME=CAPTURE-BINARY …]`, inside ../shared/v4l2vm: whole-process time
+/// `capture-bench snap-v4l2 [NAME=CAPTURE-BINARY …]`, on a machine with vivid's /dev/video0 (scripts/v4l2vm-bench.sh runs it there): whole-process time
 /// to one 640x480 JPEG from vivid's /dev/video0 for `capture snap -d /dev/video0` and the one-shot
 /// tools beside it (gst-launch-1.0, fswebcam, ffmpeg), median of 7 rounds, interleaved: each round
 /// runs every tool once, starting one further along the list each time. One untimed round first
@@ -26,7 +26,7 @@ enum SnapV4L2Benchmark {
 
     static func run() async throws -> [String: Double] {
         guard FileManager.default.fileExists(atPath: device) else {
-            throw BenchFailure(message: "no \(device): run inside ../shared/v4l2vm (v4l2vm run -- .build/release/capture-bench snap-v4l2)")
+            throw BenchFailure(message: "no \(device): run where vivid is loaded, e.g. scripts/v4l2vm-bench.sh")
         }
         let (tools, absent) = makeTools()
         guard !absent.contains("gst-launch") else { throw BenchFailure(message: "gst-launch-1.0, the reference, is not in the guest") }

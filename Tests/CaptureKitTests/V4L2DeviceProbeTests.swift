@@ -4,8 +4,8 @@ import Testing
 @testable import CaptureKit
 
 /// A camera given by path is described alone (`V4L2DeviceProbe`), as GstDeviceMonitor's v4l2
-/// provider would describe it. The live comparison with the monitor runs in ../shared/v4l2vm:
-/// `v4l2vm run -- .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing --filter probedByPath`
+/// provider would describe it. The live comparison with the monitor runs where
+/// a V4L2 camera exists (scripts/v4l2vm-e2e.sh runs it on vivid).
 @Suite("V4L2 device by path")
 struct V4L2DeviceProbeTests {
     static let yuyv = [CapsStructure(name: "video/x-raw", fields: [

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import CaptureKit
 
-/// Runs only where a real V4L2 camera exists, e.g. vivid in ../shared/v4l2vm:
-/// `v4l2vm run -- .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing --filter V4L2LiveTests`
+/// Runs only where a real V4L2 camera exists, e.g. vivid, which
+/// scripts/v4l2vm-e2e.sh loads in a VM and runs these tests against.
 @Suite("V4L2 live", .serialized, .enabled(if: FileManager.default.fileExists(atPath: "/dev/video0")))
 struct V4L2LiveTests {
     static func meanLuma(_ sample: SampleBuffer) throws -> Double {
