@@ -57,6 +57,22 @@ int ck_v4l2_open(const char *path)
     return fd < 0 ? -errno : fd;
 }
 
+int ck_v4l2_query_capability(int fd, struct ck_v4l2_capability *out)
+{
+    struct v4l2_capability cap;
+    int r;
+    memset(&cap, 0, sizeof cap);
+    r = xioctl(fd, VIDIOC_QUERYCAP, &cap);
+    if (r < 0)
+        return r;
+    memset(out, 0, sizeof *out);
+    memcpy(out->driver, cap.driver, sizeof out->driver - 1);
+    memcpy(out->card, cap.card, sizeof out->card - 1);
+    memcpy(out->bus_info, cap.bus_info, sizeof out->bus_info - 1);
+    out->device_caps = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps : cap.capabilities;
+    return 0;
+}
+
 void ck_v4l2_close(int fd)
 {
     if (fd >= 0)

@@ -78,6 +78,18 @@ int ck_v4l2_next_control(int fd, unsigned previous_id, struct ck_v4l2_control *o
  * Returns 0, or -errno (-EINVAL: the index is not a valid item, which menus may skip). */
 int ck_v4l2_menu_item(int fd, unsigned id, unsigned index, char name[32], long long *int_value);
 
+/* VIDIOC_QUERYCAP's answer: names NUL-terminated; device_caps is the node's own capabilities
+ * (the device-wide ones where the driver gives no device_caps). */
+struct ck_v4l2_capability {
+    char driver[16];
+    char card[32];
+    char bus_info[32];
+    uint32_t device_caps;
+};
+
+/* Fills *out with VIDIOC_QUERYCAP. Returns 0, or -errno (-ENOTTY: not a V4L2 device). */
+int ck_v4l2_query_capability(int fd, struct ck_v4l2_capability *out);
+
 /* Closes a descriptor from ck_v4l2_open. */
 void ck_v4l2_close(int fd);
 

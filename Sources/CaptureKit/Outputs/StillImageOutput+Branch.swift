@@ -29,7 +29,7 @@ extension StillImageOutput {
     }
 
     /// Full-range BT.601 I420 with sRGB transfer and BT.709 primaries: what JFIF decoders assume.
-    static let jpegInputCaps = "video/x-raw,format=I420,colorimetry=1:4:7:1"
+    static let jpegInputCaps = "video/x-raw,format=I420,colorimetry=\(ColorRange.full.colorimetry)"
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let settings = outputSettings

@@ -30,8 +30,8 @@ extension StillMetadata {
         case .v4l2(let path):
             // What the driver runs with now: its own auto exposure may have moved it.
             if let table = try? V4L2ControlTable.query(deviceAt: path) {
-                let reading = ExposureState(reading: V4L2ControlMapping(table))
                 let mapping = V4L2ControlMapping(table)
+                let reading = ExposureState(reading: mapping)
                 if mapping[.exposureCustom].isSupported { exposureDuration = reading.duration }
                 if mapping.isoRange != nil { iso = reading.iso }
             }
