@@ -111,7 +111,7 @@ public final class Element: Sendable {
 
     /// Sends an event (e.g. end-of-stream) to the element.
     public func sendEndOfStream() {
-        _ = gst_element_send_event(pointer.raw, gst_event_new_eos())
+        send(.endOfStream())
     }
 }
 

@@ -37,10 +37,22 @@ public final class Pipeline: Sendable {
         members.withLock { _ = $0.removeValue(forKey: element.name) }
     }
 
-    /// The element of that name.
+    /// Adds a bin (a source or a branch), for a running pipeline followed by linking it and
+    /// `syncStateWithParent()`.
+    public func add(_ bin: Bin) {
+        add(bin.element)
+    }
+
+    /// Removes a bin after taking it to NULL.
+    public func remove(_ bin: Bin) {
+        remove(bin.element)
+    }
+
+    /// The element of that name, at the top level or inside one of the pipeline's bins.
     public func element(named name: String) throws(GStreamerError) -> Element {
-        guard let element = members.withLock({ $0[name] }) else { throw .noSuchElement(name: name) }
-        return element
+        if let element = members.withLock({ $0[name] }) { return element }
+        guard let nested = gst_bin_get_by_name(pointer.cast(to: GstBin.self), name) else { throw .noSuchElement(name: name) }
+        return Element(owning: nested)
     }
 
     /// Changes state and waits up to `timeout` nanoseconds for it to complete.

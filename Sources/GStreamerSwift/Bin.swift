@@ -1,0 +1,50 @@
+import CGStreamerSys
+import Synchronization
+
+/// A bin: elements grouped so they change state, and are added to or removed from a running
+/// pipeline, as one. A source's or an output's branch is one bin, reached from outside through
+/// ghost pads.
+public final class Bin: Sendable {
+    /// The bin as an element, to add to a pipeline or another bin, link, or change state.
+    public let element: Element
+    private let members = Mutex<[String: Element]>([:])
+
+    /// Makes an empty bin named `name` (unique within its parent).
+    public init(name: String) {
+        GStreamer.initialize()
+        let bin = gst_bin_new(name)!
+        gst_object_ref_sink(UnsafeMutableRawPointer(bin))
+        element = Element(owning: bin)
+    }
+
+    /// The bin's name.
+    public var name: String { element.name }
+
+    /// Adds an element; its name must be unique in the bin.
+    public func add(_ member: Element) {
+        gst_bin_add(element.pointer.cast(to: GstBin.self), member.pointer.raw)
+        members.withLock { $0[member.name] = member }
+    }
+
+    /// The element of that name in this bin.
+    public func element(named name: String) throws(GStreamerError) -> Element {
+        guard let member = members.withLock({ $0[name] }) else { throw .noSuchElement(name: name) }
+        return member
+    }
+
+    /// Exposes `target` (a pad of an element in the bin) as the bin's own pad `name`.
+    @discardableResult
+    public func addGhostPad(name: String, target: Pad) throws(GStreamerError) -> Pad {
+        guard let ghost = gst_ghost_pad_new(name, target.pointer.raw) else {
+            throw .noSuchPad(element: self.name, pad: name)
+        }
+        // The bin takes the floating reference; keep one of our own for the wrapper.
+        gst_object_ref(UnsafeMutableRawPointer(ghost))
+        let pad = Pad(owning: ghost)
+        if element.currentState != .null { gst_pad_set_active(ghost, 1) }
+        guard gst_element_add_pad(element.pointer.raw, ghost) != 0 else {
+            throw .noSuchPad(element: self.name, pad: name)
+        }
+        return pad
+    }
+}
