@@ -196,12 +196,12 @@ struct PipelineExamplesTests {
         let file = try PipelineFile.parse(yaml, fileName: "missing.yaml")
         let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
         #expect(error.location == PipelineFile.SourceLocation(file: "missing.yaml", line: 4, column: 13))
-        guard case .capture(.deviceNotFound(let reference, let available)) = error.kind else {
+        guard case .capture(let captureError) = error.kind, captureError.code == .deviceNotFound else {
             Issue.record("unexpected \(error)")
             return
         }
-        #expect(reference == "No Such Camera")
-        #expect(available.contains { $0.hasSuffix("virtual:back") })
+        #expect(captureError.value == "No Such Camera")
+        #expect(captureError.validValues.contains { $0.hasSuffix("virtual:back") })
         #expect(error.description.hasPrefix("missing.yaml:4:13: no device 'No Such Camera'"), "\(error)")
     }
 
@@ -239,12 +239,12 @@ struct PipelineExamplesTests {
         let file = try PipelineFile.parse(yaml, fileName: "format.yaml")
         let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
         #expect(error.location == PipelineFile.SourceLocation(file: "format.yaml", line: 4, column: 13))
-        guard case .capture(.unsupportedFormat(let requested, let available)) = error.kind else {
+        guard case .capture(let captureError) = error.kind, captureError.code == .unsupportedFormat else {
             Issue.record("unexpected \(error)")
             return
         }
-        #expect(requested == "123x45")
-        #expect(available.contains { $0.hasPrefix("640x480 bgra") }, "\(available)")
+        #expect(captureError.value == "123x45")
+        #expect(captureError.validValues.contains { $0.hasPrefix("640x480 bgra") }, "\(captureError.validValues)")
         #expect(error.description.hasPrefix("format.yaml:4:13: format '123x45' is not offered; available: 352x288"), "\(error)")
     }
 
@@ -263,11 +263,11 @@ struct PipelineExamplesTests {
         let file = try PipelineFile.parse(yaml, fileName: "rate.yaml")
         let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
         #expect(error.location == PipelineFile.SourceLocation(file: "rate.yaml", line: 4, column: 13))
-        guard case .capture(.unsupportedFormat(let requested, _)) = error.kind else {
+        guard case .capture(let captureError) = error.kind, captureError.code == .unsupportedFormat else {
             Issue.record("unexpected \(error)")
             return
         }
-        #expect(requested == "640x480@120")
+        #expect(captureError.value == "640x480@120")
     }
 
     @Test("a frame rate within the format is selected and compiled into the caps")

@@ -43,9 +43,10 @@ struct CaptureSessionTests {
             try session.setSessionPreset(.hd4K3840x2160)
             Issue.record("expected an error")
         } catch {
-            guard case .unsupportedPreset(let preset, let supported) = error else { throw error }
-            #expect(preset == .hd4K3840x2160)
-            #expect(supported.contains(.vga640x480) && !supported.contains(.hd4K3840x2160))
+            guard error.code == .unsupportedPreset else { throw error }
+            #expect(error.value == SessionPreset.hd4K3840x2160.rawValue)
+            #expect(error.validValues.contains(SessionPreset.vga640x480.rawValue)
+                    && !error.validValues.contains(SessionPreset.hd4K3840x2160.rawValue))
         }
         #expect(session.sessionPreset == .photo)
     }

@@ -44,7 +44,7 @@ struct ConfigurationLockTests {
                 device.unlockForConfiguration()
             } catch let caught {
                 error = caught
-                if case .deviceLocked(_, let pid?) = caught, pid > 0 { break }
+                if caught == .deviceLocked(device: "test-pattern:snow", holderPID: holder.processIdentifier) { break }
             }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -53,7 +53,11 @@ struct PortingGuideTests {
         do {
             try device.setVideoZoomFactor(100)
         } catch {
-            print(error)  // video zoom factor 100.0 is out of range 1.0...16.0
+            switch error.code {
+            case .outOfRange: print(error)  // video zoom factor 100.0 is out of range 1.0...16.0
+            case .notLocked: print("call lockForConfiguration() first")
+            default: throw error
+            }
         }
 
         try device.setFocusModeLocked(lensPosition: 0.1)

@@ -93,12 +93,13 @@ struct V4L2LiveTests {
         try device.setV4L2Control("disconnect", to: 1)
         var errorIterator = errors.stream.makeAsyncIterator()
         let error = try #require(await errorIterator.next())
-        guard case .pipelineFailed(let element, let message) = error else {
+        guard error.code == .pipelineFailed else {
             Issue.record("unexpected \(error)")
             return
         }
-        #expect(element == "input0_src", "\(message)")
-        #expect(!message.isEmpty)
+        #expect(error.element == "input0_src", "\(error)")
+        let prefix = "pipeline failed in 'input0_src': "
+        #expect(error.message.hasPrefix(prefix) && error.message.count > prefix.count, "\(error)")
         #expect(!test.session.isRunning)
     }
 

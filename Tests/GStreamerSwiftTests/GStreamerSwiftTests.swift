@@ -19,6 +19,16 @@ struct GStreamerSwiftTests {
         #expect(throws: GStreamerError.missingElement(factory: "no-such-element")) { try Element(factory: "no-such-element", name: "x") }
     }
 
+    @Test("errors name the element they concern, where there is one")
+    func errorElementNames() {
+        #expect(GStreamerError.noSuchProperty(element: "src", property: "nope").elementName == "src")
+        #expect(GStreamerError.linkFailed(from: "a", to: "b", caps: nil).elementName == "a")
+        #expect(GStreamerError.stateChangeFailed(element: "p", state: "PLAYING", message: nil).elementName == "p")
+        #expect(GStreamerError.noSuchElement(name: "input0_src").elementName == "input0_src")
+        #expect(GStreamerError.missingElement(factory: "jifmux").elementName == nil)
+        #expect(GStreamerError.invalidCaps("video/x-raw,").elementName == nil)
+    }
+
     @Test("caps parse into typed structures")
     func caps() throws {
         let structures = try CapsStructure.parse(caps: "video/x-raw,format=BGRA,width=640,height=480,framerate=30/1;image/jpeg,framerate={15/1,30/1}")

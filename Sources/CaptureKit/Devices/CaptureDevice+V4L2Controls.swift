@@ -39,7 +39,7 @@ extension CaptureDevice {
         do {
             try live.set("extra-controls", "c," + pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
         } catch {
-            throw .pipelineFailed(element: live.name, message: error.description)
+            throw .pipelineFailed(error, element: live.name)
         }
         return live.runningTime.map { CaptureTime(nanoseconds: $0) }
     }

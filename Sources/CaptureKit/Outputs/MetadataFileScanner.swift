@@ -89,7 +89,7 @@ final class FileScan: Sendable {
                                          deliver: { continuation.yield($0) })
             AppSink.setHandlers(.init(newSample: { detector.detect($0) }), on: sink)
         } catch {
-            throw .pipelineFailed(element: nil, message: error.description)
+            throw .pipelineFailed(error)
         }
     }
 
@@ -99,7 +99,8 @@ final class FileScan: Sendable {
             try pipeline.setState(.playing)
         } catch {
             stop()
-            throw .pipelineFailed(element: nil, message: error.description)
+            // The failed state change names only the pipeline; GStreamer's message names the element.
+            throw .pipelineFailed(element: nil, message: error.description, underlyingError: error)
         }
     }
 

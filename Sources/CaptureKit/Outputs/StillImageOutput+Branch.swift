@@ -128,7 +128,7 @@ extension StillImageOutput {
             do {
                 jpeg = try sample.withBytes { bytes in try JPEGExif.normalize(bytes, width: width, height: height) }
             } catch {
-                throw .pipelineFailed(element: "jifmux", message: "\(error)")
+                throw .pipelineFailed(element: "jifmux", message: "\(error)", underlyingError: error)
             }
             let format = FormatDescription(codec: .jpeg, pixelFormat: nil, width: width, height: height, bytesPerRow: [])
             return SampleBuffer(presentationTime: CaptureTime(nanoseconds: sample.presentationTime ?? 0),
