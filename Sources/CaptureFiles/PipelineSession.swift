@@ -1,4 +1,4 @@
-import CaptureKit
+@_spi(Plan) import CaptureKit
 
 /// A capture session built one to one from a ``PipelineFile``, with the objects behind each of the
 /// file's inputs and outputs.

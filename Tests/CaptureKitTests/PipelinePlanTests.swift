@@ -1,7 +1,7 @@
 import Foundation
 import GStreamerSwift
 import Testing
-@testable import CaptureKit
+@_spi(Plan) @testable import CaptureKit
 
 @Suite("PipelinePlan")
 struct PipelinePlanTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CaptureKit
+@_spi(Plan) @testable import CaptureKit
 
 /// The seed controls on V4L2 cameras, from recorded control tables of real webcams: what gets
 /// written (v4l2src extra-controls) for each AVFoundation call.

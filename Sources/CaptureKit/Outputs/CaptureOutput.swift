@@ -25,10 +25,10 @@ protocol OutputNode: CaptureOutput {
     var owner: SessionReference { get }
     /// The branch behind the input's tee, as a chain of elements named `prefix_…`.
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element]
-    /// Installs probes and appsink handlers on the running branch. Called before PLAYING.
+    /// Installs probes and appsink handlers on the branch, before it is linked and started.
     func attach(_ branch: RunningBranch) throws(CaptureError)
-    /// Called after the branch has stopped: cancel waiting work.
-    func detach()
+    /// Called after the branch was removed or the session stopped: waiting work fails with `error`.
+    func detach(error: CaptureError)
 }
 
 /// What the source delivers into the tee, for branches that adapt to it.

@@ -27,14 +27,14 @@ extension MetadataOutput {
     }
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
-        let connection = branch.connection
+        let slot = branch.slot
         let detector = FrameDetector(passes: BarcodeReader.live, settings: { [weak self] in
             self?.state.withLock { ($0.types, $0.rectOfInterest) } ?? ([], .zero)
-        }, deliver: { [weak self] objects in self?.deliver(objects, from: connection) })
+        }, deliver: { [weak self] objects in self?.deliver(objects, from: slot.connection) })
         AppSink.setHandlers(.init(newSample: { sample in detector.detect(sample) }), on: try branch.element("sink"))
     }
 
-    func detach() { state.withLock { $0.faces = [] } }
+    func detach(error: CaptureError) { state.withLock { $0.faces = [] } }
 
     /// The faces in view at the last frame examined (empty unless faces are among the types).
     var facesInView: [FaceObject] { state.withLock { $0.faces } }

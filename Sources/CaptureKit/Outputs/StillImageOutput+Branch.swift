@@ -15,7 +15,7 @@ extension StillImageOutput {
             // JPEG (JFIF) stores full-range YCbCr with the BT.601 matrix; without saying so,
             // videoconvert hands jpegenc video range and whites decode as 235.
             chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", StillImageOutput.jpegInputCaps)]))
-            chain.append(.init("jpegenc", name: "\(prefix)_encode", [.init("quality", String(Int((quality * 100).rounded())))]))
+            chain.append(.init("jpegenc", name: "\(prefix)_encode", [.init("quality", String(Int((quality * 100).rounded())), live: true)]))
             chain.append(.init("jifmux", name: "\(prefix)_mux"))
         case .uncompressed(let format, let range):
             let colorimetry = format.isYCbCr ? ",colorimetry=\(range.colorimetry)" : ""
@@ -40,11 +40,12 @@ extension StillImageOutput {
             return pts >= earliestRequest.load(ordering: .acquiring) ? .pass : .drop
         }
         // On the branch thread: take every request this frame answers, tag the frame for them.
-        // The probe keeps the connection, not the branch: the branch holds the pipeline, which
+        // The probe keeps the connection slot, not the branch: the branch holds the pipeline, which
         // holds this probe, and that cycle would keep every stopped pipeline alive.
-        let connection = branch.connection
+        let slot = branch.slot
         try branch.pad("queue", "src").addBufferProbe { [weak self] buffer in
             guard let self, let pts = buffer.presentationTime else { return .drop }
+            let connection = slot.connection
             let (orientation, mirrored) = connection.orientationState
             let device = connection.device
             // Only frames a request waits for pass the gate above, so this runs once per still.
@@ -64,7 +65,7 @@ extension StillImageOutput {
         state.withLock { $0.branch = branch }
     }
 
-    func detach() {
+    func detach(error: CaptureError) {
         let cancelled = state.withLock { state -> [Request] in
             defer {
                 state.pending = []
@@ -78,7 +79,7 @@ extension StillImageOutput {
         updateCapturing(false)
         guard !cancelled.isEmpty else { return }
         callbackQueue.async {
-            for request in cancelled { request.handler(nil, .captureCancelled) }
+            for request in cancelled { request.handler(nil, error) }
         }
     }
 

@@ -165,26 +165,25 @@ extension VideoDataOutput {
     }
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
-        let connection = branch.connection
-        let deviceID = connection.device?.uniqueID ?? ""
+        let slot = branch.slot
         AppSink.setHandlers(.init(newSample: { [weak self] sample in
-            self?.deliver(sample, connection: connection, deviceID: deviceID)
+            self?.deliver(sample, connection: slot.connection)
         }), on: try branch.element("sink"))
     }
 
-    func detach() {
+    func detach(error: CaptureError) {
         state.withLock { $0.layouts = LayoutCache() }
     }
 
     /// On the appsink's streaming thread: wraps the frame and hands it over; never runs user code here.
-    private func deliver(_ sample: Sample, connection: CaptureConnection, deviceID: String) {
+    private func deliver(_ sample: Sample, connection: CaptureConnection) {
         let (layout, delivery, discardsLate, streams) = state.withLock { state in
             (state.layouts.layout(of: sample), state.delivery, state.discardsLate, state.streamList)
         }
         guard let layout else { return }
         let (orientation, mirrored) = connection.orientationState
         let buffer = SampleBuffer(sample: sample, layout: layout, attachments: SampleAttachments(
-            videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: deviceID))
+            videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: connection.device?.uniqueID ?? ""))
         for stream in streams { stream.yield(buffer) }
         guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
         if discardsLate {

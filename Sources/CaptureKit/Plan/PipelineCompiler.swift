@@ -1,18 +1,19 @@
 /// Compiles a session graph into a pipeline plan. A pure function: no GStreamer call.
 ///
 /// Names are deterministic: `inputN_src`, `inputN_caps`, `inputN_tee` for the Nth input,
-/// `outputM_…` for the Mth output's branch, so plans can be compared and golden-tested.
+/// `outputM_…` for the branch of the output the session numbered M when it was added (never
+/// its position), so plans can be compared, diffed and golden-tested.
 enum PipelineCompiler {
     static func compile(_ graph: SessionGraph) -> PipelinePlan {
         var plan = PipelinePlan()
-        for (index, input) in graph.inputs.enumerated() {
-            plan.appendChain(sourceChain(input), from: nil)
-            let tee = "\(input.name)_tee"
+        for input in graph.inputs {
+            plan.sources.append(.init(key: input.name, mediaType: .video, elements: sourceChain(input)))
+        }
+        for branch in graph.branches {
+            let input = graph.inputs[branch.input]
             let source = SourceFormat(width: input.format.width, height: input.format.height, frameRate: input.frameRate,
                                       pixelFormat: input.format.pixelFormat.gstFormat == nil ? .i420 : input.format.pixelFormat)
-            for branch in graph.branches where branch.input == index {
-                plan.appendChain(branch.output.branch(prefix: branch.name, source: source), from: tee)
-            }
+            plan.branches.append(.init(key: branch.name, chain: branch.output.branch(prefix: branch.name, source: source), source: input.name))
         }
         return plan
     }
@@ -32,7 +33,7 @@ enum PipelineCompiler {
             chain = [.init("videotestsrc", name: "\(name)_src", properties)]
         case .v4l2(let path):
             var properties: [PipelinePlan.Property] = [.init("device", path)]
-            if let controls = input.device.extraControls { properties.append(.init("extra-controls", controls)) }
+            if let controls = input.device.extraControls { properties.append(.init("extra-controls", controls, live: true)) }
             chain = [.init("v4l2src", name: "\(name)_src", properties)]
         }
         chain.append(.init("capsfilter", name: "\(name)_caps", [.init("caps", caps)]))
@@ -42,8 +43,8 @@ enum PipelineCompiler {
         if input.device.zoomsInPipeline {
             // Digital zoom: crop around the centre, scale back to the format's size.
             let crop = DigitalZoom.crop(width: input.format.width, height: input.format.height, factor: input.device.videoZoomFactor)
-            chain.append(.init("videocrop", name: "\(name)_crop", [.init("left", "\(crop.left)"), .init("right", "\(crop.right)"),
-                                                                   .init("top", "\(crop.top)"), .init("bottom", "\(crop.bottom)")]))
+            chain.append(.init("videocrop", name: "\(name)_crop", [.init("left", "\(crop.left)", live: true), .init("right", "\(crop.right)", live: true),
+                                                                   .init("top", "\(crop.top)", live: true), .init("bottom", "\(crop.bottom)", live: true)]))
             chain.append(.init("videoscale", name: "\(name)_zoom"))
             chain.append(.init("capsfilter", name: "\(name)_zoomcaps",
                                [.init("caps", "video/x-raw,width=\(input.format.width),height=\(input.format.height)")]))

@@ -5,13 +5,15 @@ extension PipelinePlan {
     /// `gst-launch-1.0 ` and it runs.
     public var launchDescription: String {
         var parts: [String] = []
+        let elements = self.elements
+        let links = self.links
         for (index, element) in elements.enumerated() {
-            let upstream = links.first { $0.to == element.name }?.from
-            if index > 0 {
-                if let upstream, upstream == elements[index - 1].name {
+            if index > 0, let link = links.first(where: { Self.elementName($0.to) == element.name }) {
+                let upstream = Self.elementName(link.from)
+                if upstream == elements[index - 1].name, !link.from.contains("."), !link.to.contains(".") {
                     parts.append("!")
-                } else if let upstream {
-                    parts.append("\(upstream). !")
+                } else {
+                    parts.append("\(link.from.contains(".") ? link.from : upstream + ".") !")
                 }
             }
             var words = [element.factory, "name=\(element.name)"]
@@ -19,6 +21,11 @@ extension PipelinePlan {
             parts.append(words.joined(separator: " "))
         }
         return parts.joined(separator: " ")
+    }
+
+    /// The element part of a link end (`mux` of `mux.video_%u`).
+    static func elementName(_ end: String) -> String {
+        end.split(separator: ".", maxSplits: 1).first.map(String.init) ?? end
     }
 
     /// Quotes a property value for the shell when it holds characters the shell would take.

@@ -1,8 +1,11 @@
-/// A compiled session: elements with deterministic names, their properties, and links.
+/// A compiled session: one source plan per input port, each ending in a tee, and one branch
+/// plan per output, keyed by the output's stable identity.
 ///
 /// Pure data, built without GStreamer; `launchDescription` renders it as the
-/// `gst-launch-1.0` line that runs the same pipeline (less CaptureKit's probes and callbacks).
-public struct PipelinePlan: Sendable, Equatable {
+/// `gst-launch-1.0` line that runs the same pipeline (less CaptureKit's probes and callbacks),
+/// and `diff(to:)` tells a running pipeline what to change. SPI: the public face is
+/// `CaptureSession.pipelineDescription`.
+@_spi(Plan) public struct PipelinePlan: Sendable, Equatable {
     /// One element to make: `factory` named `name`, with properties in order.
     public struct Element: Sendable, Equatable {
         public var factory: String
@@ -14,20 +17,27 @@ public struct PipelinePlan: Sendable, Equatable {
             self.name = name
             self.properties = properties
         }
+
+        /// Whether `other` is the same element (factory and name), whatever its properties.
+        func isSameElement(as other: Element) -> Bool { factory == other.factory && name == other.name }
     }
 
-    /// A property in textual form, converted to the property's type when built.
+    /// A property in textual form, converted to the property's type when built. A `live`
+    /// property may be changed on a running element; changing any other rebuilds its part.
     public struct Property: Sendable, Equatable {
         public var name: String
         public var value: String
+        public var live: Bool
 
-        public init(_ name: String, _ value: String) {
+        public init(_ name: String, _ value: String, live: Bool = false) {
             self.name = name
             self.value = value
+            self.live = live
         }
     }
 
-    /// A link from one element's source to another's sink.
+    /// A link from an element's source pad to another's sink pad. Either end may name its pad
+    /// (`mux.video_%u`, a request pad); without one, GStreamer picks compatible pads.
     public struct Link: Sendable, Equatable {
         public var from: String
         public var to: String
@@ -38,21 +48,95 @@ public struct PipelinePlan: Sendable, Equatable {
         }
     }
 
-    public var elements: [Element]
-    public var links: [Link]
+    /// What one input port delivers: its elements linked in order, the last a tee named
+    /// `key_tee` that every branch of the port hangs off.
+    public struct Source: Sendable, Equatable {
+        /// The port's key, `inputN`: the element names' prefix.
+        public var key: String
+        public var mediaType: MediaType
+        public var elements: [Element]
 
-    public init(elements: [Element] = [], links: [Link] = []) {
-        self.elements = elements
-        self.links = links
+        /// The tee at the end of the chain.
+        public var tee: Element { elements[elements.count - 1] }
+        /// The elements before the tee: what a source replacement swaps.
+        public var head: [Element] { Array(elements.dropLast()) }
     }
 
-    /// Appends elements linked one after another, the first linked from `upstream` if given.
-    mutating func appendChain(_ chain: [Element], from upstream: String?) {
-        var previous = upstream
-        for element in chain {
-            elements.append(element)
-            if let previous { links.append(Link(from: previous, to: element.name)) }
-            previous = element.name
+    /// One output's branch: its elements and their links, and an entry per port it takes
+    /// media from.
+    public struct Branch: Sendable, Equatable {
+        /// Where media enters the branch: from the tee of `source` into `element` (a name, or
+        /// `name.pad` for a request pad such as a muxer's `audio_%u`).
+        public struct Entry: Sendable, Equatable {
+            public var source: String
+            public var element: String
         }
+
+        /// The output's stable key, `outputN`, N given when it was added to the session: the
+        /// element names' prefix.
+        public var key: String
+        public var elements: [Element]
+        public var links: [Link]
+        public var entries: [Entry]
+        /// Whether the branch must see end of stream before it is removed (a muxer finishing
+        /// its file); others are unlinked at once.
+        public var finishesWithEndOfStream: Bool
+
+        /// A chain: elements linked one after another, entered at the first from `source`.
+        init(key: String, chain: [Element], source: String, finishesWithEndOfStream: Bool = false) {
+            self.key = key
+            elements = chain
+            links = zip(chain, chain.dropFirst()).map { Link(from: $0.name, to: $1.name) }
+            entries = [Entry(source: source, element: chain[0].name)]
+            self.finishesWithEndOfStream = finishesWithEndOfStream
+        }
+    }
+
+    public var sources: [Source]
+    public var branches: [Branch]
+
+    init(sources: [Source] = [], branches: [Branch] = []) {
+        self.sources = sources
+        self.branches = branches
+    }
+
+    /// Every element, sources first, each followed by its branches.
+    public var elements: [Element] {
+        orderedParts.flatMap { $0.elements }
+    }
+
+    /// Every link: sources' chains, tees into branches, branches' own links.
+    public var links: [Link] {
+        var links: [Link] = []
+        for source in sources {
+            links += zip(source.elements, source.elements.dropFirst()).map { Link(from: $0.name, to: $1.name) }
+        }
+        for branch in branches {
+            for entry in branch.entries {
+                if let source = sources.first(where: { $0.key == entry.source }) {
+                    links.append(Link(from: source.tee.name, to: entry.element))
+                }
+            }
+            links += branch.links
+        }
+        return links
+    }
+
+    /// Sources and branches in rendering order: each source, then the branches entering
+    /// from it (by their first entry), then branches whose source is missing.
+    var orderedParts: [(elements: [Element], links: [Link])] {
+        var parts: [(elements: [Element], links: [Link])] = []
+        var placed = Set<String>()
+        for source in sources {
+            parts.append((source.elements, zip(source.elements, source.elements.dropFirst()).map { Link(from: $0.name, to: $1.name) }))
+            for branch in branches where branch.entries.first?.source == source.key {
+                parts.append((branch.elements, [Link(from: source.tee.name, to: branch.entries[0].element)] + branch.links))
+                placed.insert(branch.key)
+            }
+        }
+        for branch in branches where !placed.contains(branch.key) {
+            parts.append((branch.elements, branch.links))
+        }
+        return parts
     }
 }

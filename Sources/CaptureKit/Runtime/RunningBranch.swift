@@ -1,17 +1,26 @@
 import GStreamerSwift
 
-/// An output's branch in a running pipeline, handed to the output to attach its callbacks.
+/// An output's branch as its output sees it when attaching: the branch's bin, to find its
+/// elements, the pipeline, for its clock, and the connection it serves.
+///
+/// An output may keep it while attached; probes and callbacks must not capture it (nor the
+/// output strongly): the pipeline holds them, and that cycle would keep a stopped pipeline alive.
 struct RunningBranch: Sendable {
     let prefix: String
+    let bin: Bin
     let pipeline: Pipeline
-    let connection: CaptureConnection
+    /// The connection the branch serves now; read it when delivering, it changes on a camera switch.
+    let slot: ConnectionSlot
+
+    /// The connection the branch serves at this moment.
+    var connection: CaptureConnection { slot.connection }
 
     /// The branch's element `prefix_suffix`.
     func element(_ suffix: String) throws(CaptureError) -> Element {
         do {
-            return try pipeline.element(named: "\(prefix)_\(suffix)")
+            return try bin.element(named: "\(prefix)_\(suffix)")
         } catch {
-            throw .pipelineFailed(element: "\(prefix)_\(suffix)", message: error.description)
+            throw .pipelineFailed(error, element: "\(prefix)_\(suffix)")
         }
     }
 
@@ -21,7 +30,7 @@ struct RunningBranch: Sendable {
         do {
             return try element.staticPad(pad)
         } catch {
-            throw .pipelineFailed(element: element.name, message: error.description)
+            throw .pipelineFailed(error, element: element.name)
         }
     }
 

@@ -48,6 +48,7 @@ extension CaptureSession {
         node.owner.set(self)
         mutateGraph { state in
             state.outputs.append(node)
+            state.key(node)
             if let port = state.inputs.lazy.flatMap(\.ports).first(where: { $0.mediaType == node.mediaType }) {
                 state.connections.append(CaptureConnection(inputPorts: [port], output: node))
             }
@@ -59,7 +60,10 @@ extension CaptureSession {
     public func addOutputWithNoConnections(_ output: any CaptureOutput) throws(CaptureError) {
         let node = try checkAddOutput(output)
         node.owner.set(self)
-        mutateGraph { $0.outputs.append(node) }
+        mutateGraph { state in
+            state.outputs.append(node)
+            state.key(node)
+        }
     }
 
     /// Removes an output and its connections.
@@ -67,6 +71,7 @@ extension CaptureSession {
         guard state.withLock({ $0.outputs.contains { $0 === output } }) else { throw .notInSession("\(type(of: output))") }
         mutateGraph { state in
             state.outputs.removeAll { $0 === output }
+            state.outputKeys[ObjectIdentifier(output)] = nil
             state.connections.removeAll { $0.output === output }
             (output as? any OutputNode)?.setConnections([])
             (output as? any OutputNode)?.owner.set(nil)

@@ -17,31 +17,45 @@ extension CaptureSession {
     public static let didStopRunningNotification = Notification.Name("CaptureSessionDidStopRunning")
     /// The `userInfo` key of the error in a runtime-error notification.
     public static let errorKey = "CaptureSessionErrorKey"
+    /// The `userInfo` key of the output whose branch failed, in a runtime-error notification
+    /// with code `branchFailed` (the session keeps running its other outputs).
+    public static let outputKey = "CaptureSessionOutputKey"
 
     /// Builds and starts the pipeline, blocking until it runs. Throws when the graph cannot run
     /// (an output without an input, a missing element, a device that fails to start).
     public func startRunning() throws(CaptureError) {
-        try transitions.withLock { _ throws(CaptureError) in
-            guard !state.withLock({ $0.isRunning }) else { return }
-            let runtime = try makeRuntime()
-            state.withLock { $0.runtime = runtime }
+        let started = try transitions.withLock { _ throws(CaptureError) -> Bool in
+            guard state.withLock({ $0.runState == .idle || $0.runState == .failed }) else { return false }
+            setRunState(.starting)
+            do throws(CaptureError) {
+                let (graph, plan) = try checkedPlan()
+                let runtime = makeRuntime()
+                try runtime.start(plan, graph: graph)
+                state.withLock { $0.runtime = runtime }
+            } catch {
+                setRunState(.failed)
+                throw error
+            }
             setConnectionsActive(true)
-            setRunning(true)
+            setRunState(.running)
+            return true
         }
-        NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self)
+        if started { NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self) }
     }
 
     /// Stops the pipeline, blocking until it has stopped. Stills still waiting fail with
     /// `captureCancelled`.
     public func stopRunning() {
         let stopped = transitions.withLock { _ -> Bool in
-            guard let runtime = state.withLock({ state -> PipelineRuntime? in
+            guard let runtime = state.withLock({ state -> SessionRuntime? in
+                guard state.isRunning else { return nil }
                 defer { state.runtime = nil }
                 return state.runtime
             }) else { return false }
+            setRunState(.stopping)
             runtime.stop()
             setConnectionsActive(false)
-            setRunning(false)
+            setRunState(.idle)
             return true
         }
         if stopped { NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self) }
@@ -72,41 +86,36 @@ extension CaptureSession {
         }
     }
 
-    /// Rebuilds the pipeline from the current graph when running.
+    /// Changes the running pipeline to the current graph: only the branches and sources that
+    /// differ are touched. A change that cannot be made stops the session (runtime error).
     func applyGraphIfRunning() throws(CaptureError) {
         try transitions.withLock { _ throws(CaptureError) in
-            guard let old = state.withLock({ $0.runtime }) else { return }
-            old.stop()
-            setConnectionsActive(false)
+            guard let runtime = state.withLock({ $0.runState == .running ? $0.runtime : nil }) else { return }
+            setRunState(.reconfiguring)
             do throws(CaptureError) {
-                let runtime = try makeRuntime()
-                state.withLock { $0.runtime = runtime }
+                let (graph, plan) = try checkedPlan()
+                try runtime.apply(plan, graph: graph)
                 setConnectionsActive(true)
+                setRunState(.running)
             } catch {
+                runtime.stop()
                 state.withLock { $0.runtime = nil }
-                setRunning(false)
+                setConnectionsActive(false)
+                setRunState(.failed)
                 postRuntimeError(error)
                 throw error
             }
         }
     }
 
-    /// Compiles the current graph, builds its pipeline and starts it.
-    private func makeRuntime() throws(CaptureError) -> PipelineRuntime {
-        let (graph, plan) = try checkedPlan()
-        let runtime = try makeRuntime(graph: graph, plan: plan)
-        try runtime.start()
-        return runtime
-    }
-
     /// A runtime whose bus messages come to this session, tagged with a new generation so that
-    /// a late message from a pipeline already replaced cannot stop its successor.
-    private func makeRuntime(graph: SessionGraph, plan: PipelinePlan) throws(CaptureError) -> PipelineRuntime {
+    /// a late message from a pipeline already stopped cannot stop its successor.
+    private func makeRuntime() -> SessionRuntime {
         let generation = state.withLock { state in
             state.generation += 1
             return state.generation
         }
-        return try PipelineRuntime(graph: graph, plan: plan) { [weak self] message in
+        return SessionRuntime { [weak self] message in
             self?.handle(message, generation: generation)
         }
     }
@@ -129,12 +138,18 @@ extension CaptureSession {
         }
     }
 
-    /// Bus messages, on the bus thread: failures and the end of a stream stop the session (on
-    /// the notification queue, never here), then the error is posted.
+    /// Bus messages, on the bus thread: handled on the notification queue, never here. An
+    /// error in an output's branch removes that branch and is posted naming the output, the
+    /// others keep running; any other error, or the end of the stream, stops the session.
     private func handle(_ message: BusMessage, generation: Int) {
         switch message {
         case .error(let source, let text, let debug):
             CaptureLog.logger.error("\(source): \(text) (\(debug ?? ""))")
+            let owner = state.withLock { $0.generation == generation ? $0.runtime : nil }?.owner(ofElement: source)
+            if case .branch(let key, let output) = owner {
+                notifications.async { self.branchFailed(key, output: output, element: source, message: text, generation: generation) }
+                return
+            }
             notifications.async {
                 self.stopRunning(ifGeneration: generation)
                 self.postRuntimeErrorNow(.pipelineFailed(element: source, message: text))
@@ -146,6 +161,21 @@ extension CaptureSession {
         default:
             break
         }
+    }
+
+    /// On the notification queue: takes a failed branch out of the running pipeline, fails its
+    /// output's waiting work with the error, and posts it with the output.
+    private func branchFailed(_ key: String, output: any OutputNode, element: String, message: String, generation: Int) {
+        let error = CaptureError(code: .branchFailed, message: "output '\(output.kind)' (\(key)) failed in '\(element)': \(message); the session keeps running",
+                                 element: element)
+        let removed = transitions.withLock { _ -> Bool in
+            guard let runtime = state.withLock({ $0.generation == generation && $0.isRunning ? $0.runtime : nil }) else { return false }
+            runtime.dropBranch(key, error: error)
+            return true
+        }
+        guard removed else { return }
+        NotificationCenter.default.post(name: Self.runtimeErrorNotification, object: self,
+                                        userInfo: [Self.errorKey: error, Self.outputKey: output])
     }
 
     /// Stops the session if it still runs the pipeline of `generation`.
@@ -163,5 +193,5 @@ extension CaptureSession {
     }
 
     /// The running pipeline's runtime, for outputs and tests.
-    var runtime: PipelineRuntime? { state.withLock { $0.runtime } }
+    var runtime: SessionRuntime? { state.withLock { $0.runtime } }
 }

@@ -8,22 +8,42 @@ import Synchronization
 /// Every method may be called from any thread. `startRunning()`/`stopRunning()` block until the
 /// pipeline has started or stopped; async forms exist beside them. Changes between
 /// `beginConfiguration()` and `commitConfiguration()` apply together; on a running session the
-/// commit rebuilds the pipeline from the new graph without a `didStopRunning`.
+/// commit changes only what differs in the running pipeline (an output's branch added or
+/// removed, a camera's source swapped) while everything else keeps running: presentation
+/// times continue, and the other outputs see no gap.
 public final class CaptureSession: Sendable, Observable {
+    /// Where the session is in its life. One value behind the state lock; every transition
+    /// re-checks it after waiting for the `transitions` executor.
+    enum RunState: Sendable, Equatable {
+        case idle, starting, running, reconfiguring, stopping, failed
+    }
+
     struct State {
         var inputs: [any CaptureInput] = []
         var outputs: [any OutputNode] = []
+        /// Each output's stable number, given when it is added: its branch's key `outputN`.
+        var outputKeys: [ObjectIdentifier: Int] = [:]
+        var nextOutputKey = 0
         var connections: [CaptureConnection] = []
         var preset: SessionPreset = .high
         var configurationDepth = 0
-        var isRunning = false
-        var runtime: PipelineRuntime?
-        /// Counts pipelines built, to tell a current pipeline's messages from a replaced one's.
+        var runState = RunState.idle
+        var runtime: SessionRuntime?
+        /// Counts pipelines built, to tell a current pipeline's messages from a stopped one's.
         var generation = 0
+
+        var isRunning: Bool { runState == .running || runState == .reconfiguring }
+
+        /// Numbers a newly added output.
+        mutating func key(_ output: any OutputNode) {
+            outputKeys[ObjectIdentifier(output)] = nextOutputKey
+            nextOutputKey += 1
+        }
     }
 
     let state = Mutex(State())
-    /// Serialises start, stop and commit so the pipeline changes one at a time.
+    /// The session's serial executor for the running pipeline: start, stop, commit and branch
+    /// failures change it one at a time, in the order they were asked for.
     let transitions = Mutex(())
     let registrar = ObservationRegistrar()
     /// Where runtime-error notifications are posted: off the bus thread, in order.
@@ -48,10 +68,15 @@ public final class CaptureSession: Sendable, Observable {
         return state.withLock { $0.isRunning }
     }
 
-    func setRunning(_ running: Bool) {
-        registrar.withMutation(of: self, keyPath: \.isRunning) {
-            state.withLock { $0.isRunning = running }
+    /// Moves to `runState`, announcing `isRunning` when it changes.
+    func setRunState(_ runState: RunState) {
+        let (was, now) = state.withLock { state in
+            let was = state.isRunning
+            state.runState = runState
+            return (was, state.isRunning)
         }
+        guard was != now else { return }
+        registrar.withMutation(of: self, keyPath: \.isRunning) {}
     }
 
     /// The `gst-launch-1.0` line for the pipeline the session runs (or would run now).
@@ -60,7 +85,7 @@ public final class CaptureSession: Sendable, Observable {
     }
 
     /// The plan the session runs (or would run now).
-    public var pipelinePlan: PipelinePlan {
+    @_spi(Plan) public var pipelinePlan: PipelinePlan {
         PipelineCompiler.compile(graph())
     }
 
@@ -76,11 +101,12 @@ public final class CaptureSession: Sendable, Observable {
                 inputs.append(.init(name: "input\(inputs.count)", device: device,
                                     format: device.activeFormat, frameRate: device.activeFrameRate))
             }
-            for (outputIndex, output) in state.outputs.enumerated() {
+            for output in state.outputs {
+                let key = state.outputKeys[ObjectIdentifier(output)] ?? 0
                 for connection in state.connections where connection.output === output && connection.isEnabled {
                     guard let device = connection.device, let index = inputIndex[device],
                           connection.inputPorts.allSatisfy(\.isEnabled) else { continue }
-                    branches.append(.init(name: "output\(outputIndex)", input: index, output: output, connection: connection))
+                    branches.append(.init(name: "output\(key)", input: index, output: output, connection: connection))
                     break
                 }
             }

@@ -1,0 +1,30 @@
+import GStreamerSwift
+
+extension Bin {
+    /// A bin named `name` holding `elements` (made, with their properties) and `links`.
+    static func planned(_ name: String, elements: [PipelinePlan.Element], links: [PipelinePlan.Link]) throws(CaptureError) -> Bin {
+        let bin = Bin(name: name)
+        do throws(GStreamerError) {
+            for planned in elements {
+                let element = try Element(factory: planned.factory, name: planned.name)
+                for property in planned.properties { try element.set(property.name, property.value) }
+                bin.add(element)
+            }
+            for link in links {
+                try bin.pad(link.from, direction: "src").link(to: try bin.pad(link.to, direction: "sink"))
+            }
+        } catch {
+            throw .pipelineFailed(error)
+        }
+        return bin
+    }
+
+    /// The pad a link end names: `element.pad` (a static pad, or a request pad when it is a
+    /// template such as `video_%u`), or the element's always pad `src`/`sink`.
+    func pad(_ end: String, direction: String) throws(GStreamerError) -> Pad {
+        let parts = end.split(separator: ".", maxSplits: 1).map(String.init)
+        let element = try element(named: parts[0])
+        guard parts.count == 2 else { return try element.staticPad(direction) }
+        return parts[1].contains("%") ? try element.requestPad(parts[1]) : try element.staticPad(parts[1])
+    }
+}

@@ -1,0 +1,60 @@
+import GStreamerSwift
+
+/// A source in the running pipeline: the bin of elements before its tee, and the per-source
+/// state that lives as long as it does (the virtual camera's sensor, the auto-control loop,
+/// the subject-area monitor). Branches come and go without touching it.
+struct RunningSource: Sendable {
+    let plan: PipelinePlan.Source
+    let input: SessionGraph.Input
+    let bin: Bin
+    let tee: Element
+    let sensor: VirtualCameraSensor?
+
+    /// Builds the source bin for `plan` (without its tee) with a ghost `src` pad, and installs
+    /// the per-source probes: the virtual sensor paints at the caps filter, the auto-control
+    /// loop and the subject-area monitor meter what leaves the bin.
+    static func make(_ plan: PipelinePlan.Source, input: SessionGraph.Input, tee: Element) throws(CaptureError) -> RunningSource {
+        let head = plan.head
+        let bin = try Bin.planned("\(plan.key)_bin", elements: head,
+                                  links: zip(head, head.dropFirst()).map { .init(from: $0.name, to: $1.name) })
+        let format = input.format
+        let device = input.device
+        var sensor: VirtualCameraSensor?
+        do throws(GStreamerError) {
+            let exit = try bin.element(named: head[head.count - 1].name).staticPad("src")
+            let ghost = try bin.addGhostPad(name: "src", target: exit)
+            if format.pixelFormat.gstFormat != nil {
+                sensor = device.source == .virtual ? VirtualCameraSensor(device: device, width: format.width, height: format.height) : nil
+                var isTestPattern = false
+                if case .testPattern = device.source { isTestPattern = true }
+                // The auto-control loop meters every camera's frames (not the benchmarks' test
+                // pattern): the virtual sensor's before it draws the moving square, others' as they leave.
+                let loop = isTestPattern ? nil : AutoControlLoop(
+                    device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat,
+                    targetLuma: sensor?.targetLuma(pixelFormat: format.pixelFormat) ?? AutoControlLoop.middleGray)
+                if let sensor {
+                    sensor.install(on: try bin.element(named: "\(plan.key)_caps").staticPad("src"), loop: loop)
+                }
+                let monitor = SubjectAreaMonitor(device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat)
+                let exitLoop = sensor == nil ? loop : nil
+                let paints = sensor != nil
+                ghost.addBufferProbe { buffer in
+                    let time = buffer.presentationTime.map { CaptureTime(nanoseconds: $0) }
+                    if !paints, let time { device.advanceZoomRamp(at: time) }
+                    guard monitor.isActive || exitLoop != nil else { return .pass }
+                    try? buffer.withBytes { bytes in
+                        if monitor.isActive { monitor.inspect(bytes) }
+                        exitLoop?.process(bytes, at: time)
+                    }
+                    return .pass
+                }
+            }
+        } catch {
+            throw .pipelineFailed(error)
+        }
+        if device.source != .virtual {
+            device.setLiveElements(source: try? bin.element(named: "\(plan.key)_src"), crop: try? bin.element(named: "\(plan.key)_crop"))
+        }
+        return RunningSource(plan: plan, input: input, bin: bin, tee: tee, sensor: sensor)
+    }
+}

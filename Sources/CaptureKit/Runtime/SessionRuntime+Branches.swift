@@ -1,0 +1,74 @@
+import Foundation
+import GStreamerSwift
+
+extension SessionRuntime {
+    /// Builds a branch's bin, lets its output attach its callbacks, then adds it, links a new
+    /// tee pad to each entry and brings it to the pipeline's state: on a playing pipeline the
+    /// branch joins at the next frame, with the running time everyone else has.
+    func addBranch(_ plan: PipelinePlan.Branch, graph: SessionGraph) throws(CaptureError) {
+        guard let node = graph.branches.first(where: { $0.name == plan.key }) else {
+            throw .pipelineFailed(element: plan.key, message: "no output '\(plan.key)' in the session graph")
+        }
+        let bin = try Bin.planned(plan.key, elements: plan.elements, links: plan.links)
+        var entries: [(source: String, pad: Pad)] = []
+        do throws(GStreamerError) {
+            for (index, entry) in plan.entries.enumerated() {
+                let target = try bin.pad(entry.element, direction: "sink")
+                entries.append((entry.source, try bin.addGhostPad(name: plan.entries.count == 1 ? "sink" : "sink_\(index)", target: target)))
+            }
+        } catch {
+            throw .pipelineFailed(error)
+        }
+        let slot = ConnectionSlot(node.connection)
+        try node.output.attach(RunningBranch(prefix: plan.key, bin: bin, pipeline: pipeline, slot: slot))
+        pipeline.add(bin)
+        var feeds: [LiveBranch.Feed] = []
+        do throws(GStreamerError) {
+            for (source, entry) in entries {
+                guard let tee = live.withLock({ $0.sources[source]?.tee }) else { throw .noSuchElement(name: "\(source)_tee") }
+                let teePad = try tee.requestPad("src_%u")
+                try teePad.link(to: entry)
+                feeds.append(.init(tee: tee, teePad: teePad, entry: entry))
+            }
+        } catch {
+            pipeline.remove(bin)
+            for feed in feeds { feed.tee.releaseRequestPad(feed.teePad) }
+            node.output.detach(error: .captureCancelled)
+            throw .pipelineFailed(error)
+        }
+        bin.element.syncStateWithParent()
+        live.withLock { $0.branches[plan.key] = LiveBranch(plan: plan, bin: bin, feeds: feeds, output: node.output, slot: slot) }
+    }
+
+    /// Unlinks a branch from its tees at an idle probe on each tee pad (between two frames),
+    /// sends end of stream into it first when it must finish (a muxer) and waits for that to
+    /// reach its sink, then takes it to NULL, removes it, releases the pads and tells its output
+    /// (whose waiting work fails with `error`).
+    func removeBranch(_ key: String, error: CaptureError) {
+        guard let branch = live.withLock({ $0.branches.removeValue(forKey: key) }) else { return }
+        let finished = DispatchSemaphore(value: 0)
+        if branch.plan.finishesWithEndOfStream, let last = branch.plan.elements.last,
+           let sink = try? branch.bin.element(named: last.name).staticPad("sink") {
+            sink.addProbe(.eventDownstream) { _, data in
+                guard data == .event(.endOfStream) else { return .ok }
+                finished.signal()
+                return .remove
+            }
+        }
+        let unlinked = DispatchSemaphore(value: 0)
+        let finishes = branch.plan.finishesWithEndOfStream
+        for feed in branch.feeds {
+            feed.teePad.addProbe(.idle) { pad, _ in
+                pad.unlink(from: feed.entry)
+                if finishes { feed.entry.send(.endOfStream()) }
+                unlinked.signal()
+                return .remove
+            }
+        }
+        for _ in branch.feeds { _ = unlinked.wait(timeout: .now() + .seconds(2)) }
+        if finishes { _ = finished.wait(timeout: .now() + .seconds(5)) }
+        pipeline.remove(branch.bin)
+        for feed in branch.feeds { feed.tee.releaseRequestPad(feed.teePad) }
+        branch.output.detach(error: error)
+    }
+}

@@ -1,0 +1,122 @@
+import GStreamerSwift
+import Synchronization
+
+/// The one long-lived pipeline of a running session, changed in place while it plays.
+///
+/// Each source (an input port's elements, ending in a tee that stays for the session) and each
+/// output's branch is its own bin. `apply(_:graph:)` diffs the plan it runs against the new one
+/// and performs the operations: branches are added from new tee pads and brought to PLAYING,
+/// removed at an idle probe on their tee pad, sources swapped behind their tee; the pipeline
+/// keeps its clock and base time, so presentation times continue across every change.
+///
+/// Threading: `apply` and `stop` are called one at a time, by the session's serial
+/// configuration executor (its `transitions` lock); they wait for GStreamer (a state change,
+/// an idle probe) but never for user code. The bus is read on a thread of its own.
+final class SessionRuntime: Sendable {
+    let pipeline: Pipeline
+    let live = Mutex(Live())
+    private let watch = Mutex<BusWatch?>(nil)
+
+    /// What runs now: the plan, and the running parts built from it.
+    struct Live {
+        var plan = PipelinePlan()
+        var sources: [String: RunningSource] = [:]
+        var branches: [String: LiveBranch] = [:]
+    }
+
+    /// Makes an empty pipeline and starts reading its bus: `onMessage` runs on the bus thread.
+    init(onMessage: @escaping @Sendable (BusMessage) -> Void) {
+        pipeline = Pipeline(name: "capturekit")
+        watch.withLock { $0 = BusWatch(pipeline: pipeline, handler: onMessage) }
+    }
+
+    /// The plan the pipeline runs.
+    var plan: PipelinePlan { live.withLock { $0.plan } }
+
+    /// Builds everything in `plan`, sets the pipeline PLAYING and waits for it.
+    func start(_ plan: PipelinePlan, graph: SessionGraph) throws(CaptureError) {
+        do {
+            try apply(plan, graph: graph)
+            try pipeline.setState(.playing)
+        } catch let error as CaptureError {
+            stop()
+            throw error
+        } catch {
+            stop()
+            throw .pipelineFailed(error as! GStreamerError)
+        }
+    }
+
+    /// Turns the pipeline into one running `plan`: only what differs is touched.
+    func apply(_ plan: PipelinePlan, graph: SessionGraph) throws(CaptureError) {
+        let operations = live.withLock { $0.plan }.diff(to: plan)
+        CaptureLog.logger.debug("runtime: \(operations.count) operation(s)")
+        for operation in operations {
+            switch operation {
+            case .removeBranch(let key): removeBranch(key, error: .captureCancelled)
+            case .removeSource(let key): removeSource(key)
+            case .replaceSource(let source): try replaceSource(source, input: graph.input(named: source.key))
+            case .addSource(let source): try addSource(source, input: graph.input(named: source.key))
+            case .setProperty(let element, let name, let value): try setProperty(element, name, value)
+            case .addBranch(let branch): try addBranch(branch, graph: graph)
+            }
+        }
+        live.withLock { live in
+            live.plan = plan
+            for node in graph.branches { live.branches[node.name]?.slot.connection = node.connection }
+        }
+    }
+
+    /// Stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
+    func stop() {
+        let (sources, branches) = live.withLock { live in
+            defer { live = Live() }
+            return (Array(live.sources.values), Array(live.branches.values))
+        }
+        for source in sources { source.input.device.setLiveElements(source: nil, crop: nil) }
+        watch.withLock { $0?.stop(); $0 = nil }
+        try? pipeline.setState(.null)
+        for branch in branches { branch.output.detach(error: .captureCancelled) }
+    }
+
+    /// Takes a failed branch out of the pipeline and the plan (a later commit builds it again);
+    /// its output's waiting work fails with `error`.
+    func dropBranch(_ key: String, error: CaptureError) {
+        removeBranch(key, error: error)
+        live.withLock { $0.plan.branches.removeAll { $0.key == key } }
+    }
+
+    /// Who owns the element GStreamer named in a message: a source, a branch, or neither.
+    func owner(ofElement name: String) -> Owner {
+        let key = String(name.prefix { $0 != "_" })
+        return live.withLock { live in
+            if let branch = live.branches[key] { return .branch(key: key, output: branch.output) }
+            if live.sources[key] != nil { return .source(key: key) }
+            return .pipeline
+        }
+    }
+
+    enum Owner {
+        case source(key: String)
+        case branch(key: String, output: any OutputNode)
+        case pipeline
+    }
+
+    private func setProperty(_ element: String, _ name: String, _ value: String) throws(CaptureError) {
+        do {
+            try pipeline.element(named: element).set(name, value)
+        } catch {
+            throw .pipelineFailed(error)
+        }
+    }
+}
+
+extension SessionGraph {
+    /// The input whose source plan is keyed `name`.
+    func input(named name: String) throws(CaptureError) -> Input {
+        guard let input = inputs.first(where: { $0.name == name }) else {
+            throw .pipelineFailed(element: name, message: "no input '\(name)' in the session graph")
+        }
+        return input
+    }
+}
