@@ -131,3 +131,40 @@ struct DeviceElementTests {
         #expect(structure.fields["channels"] == .int(2))
     }
 }
+
+@Suite("GStreamerSwift buffer flags")
+struct BufferFlagTests {
+    @Test("a probe sees audiotestsrc's silence flagged as a gap, and clearing the flag reaches downstream")
+    func gapFlag() throws {
+        for clears in [false, true] {
+            let pipeline = Pipeline(name: "gap")
+            let source = try Element(factory: "audiotestsrc", name: "src")
+            try source.set("wave", "silence")
+            try source.set("num-buffers", "3")
+            let sink = try Element(factory: "fakesink", name: "sink")
+            pipeline.add(source)
+            pipeline.add(sink)
+            try source.link(to: sink)
+            let atSource = Mutex<[Bool]>([]), atSink = Mutex<[Bool]>([])
+            try source.staticPad("src").addBufferProbe { buffer in
+                atSource.withLock { $0.append(buffer.isGap) }
+                if clears { buffer.isGap = false }
+                return .pass
+            }
+            try sink.staticPad("sink").addBufferProbe { buffer in
+                atSink.withLock { $0.append(buffer.isGap) }
+                return .pass
+            }
+            let ended = DispatchSemaphoreBox()
+            let watch = BusWatch(pipeline: pipeline) { message in
+                if message == .endOfStream { ended.signal() }
+            }
+            try pipeline.setState(.playing)
+            #expect(ended.wait(seconds: 5))
+            watch.stop()
+            try pipeline.setState(.null)
+            #expect(atSource.withLock { $0 } == [true, true, true])
+            #expect(atSink.withLock { $0 } == [!clears, !clears, !clears])
+        }
+    }
+}

@@ -14,6 +14,8 @@ extension VirtualMicrophoneSignal {
         pad.addBufferProbe { buffer in
             guard let time = buffer.presentationTime else { return .pass }
             try? buffer.withWritableBytes { bytes in render(into: bytes, format: format, presentationTime: time) }
+            // audiotestsrc flags its silence as a gap, which converters skip: it is data now.
+            buffer.isGap = false
             return .pass
         }
     }
