@@ -10,13 +10,13 @@ import Testing
 struct AudioDeviceTests {
     /// A USB microphone as GStreamer's PulseAudio provider describes it.
     static func pulseMicrophone(name: String = "alsa_input.usb-Blue_Microphones_Yeti_Stereo_Microphone_REV8-00.analog-stereo",
-                                deviceClass: String = "sound") throws -> MicrophoneDescription? {
+                                deviceClass: String = "sound", isDefault: Bool = false) throws -> MicrophoneDescription? {
         let caps = try CapsStructure.parse(caps: "audio/x-raw, format=(string){ S16LE, F32LE, S24LE }, layout=(string)interleaved, rate=(int)[ 1, 384000 ], channels=(int)[ 1, 32 ]")
         return MicrophoneDescription(
             displayName: "Yeti Stereo Microphone Analog Stereo", deviceClass: "Audio/Source",
             properties: ["device.api": .string("alsa"), "device.class": .string(deviceClass), "device.vendor.id": .string("b58e"),
                          "device.product.id": .string("9e84"), "device.vendor.name": .string("Blue Microphones"),
-                         "device.product.name": .string("Yeti Stereo Microphone"), "is-default": .bool(true)],
+                         "device.product.name": .string("Yeti Stereo Microphone"), "is-default": .bool(isDefault)],
             caps: caps, elementFactory: "pulsesrc", elementProperties: ["device": name])
     }
 
@@ -49,7 +49,8 @@ struct AudioDeviceTests {
         let mic = try #require(try Self.pulseMicrophone())
         #expect(mic.uniqueID == "pulse:alsa_input.usb-Blue_Microphones_Yeti_Stereo_Microphone_REV8-00.analog-stereo")
         #expect(mic.modelID == "b58e:9e84" && mic.manufacturer == "Blue Microphones" && mic.name == "Yeti Stereo Microphone Analog Stereo")
-        #expect(mic.factory == "pulsesrc")
+        #expect(mic.factory == "pulsesrc" && !mic.isSystemDefault)
+        #expect(try Self.pulseMicrophone(isDefault: true)?.isSystemDefault == true)
         // Ranges offer the common rates and mono/stereo; S24LE is not offered.
         #expect(mic.formats.map(\.description) == [16000, 44100, 48000].flatMap { rate in
             [1, 2].flatMap { channels in ["s16le", "f32le"].map { "\(rate) Hz \(channels) ch \($0)" } }
@@ -101,6 +102,13 @@ struct AudioDeviceTests {
         #expect(!registry.cameras().contains(mic) && registry.devices() == registry.cameras() + registry.microphones())
         #expect(registry.device(uniqueID: description.uniqueID) == mic && registry.device(uniqueID: "virtual:microphone") == VirtualMicrophone.device)
         #expect(registry.register(description) === mic, "still connected: the same object")
+        let builtIn = try #require(try Self.pulseMicrophone(name: "alsa_input.pci-0000_00_1f.3.analog-stereo", isDefault: true))
+        let systemDefault = try #require(registry.register(builtIn))
+        #expect(registry.microphones().map(\.uniqueID).suffix(3) == [builtIn.uniqueID, description.uniqueID, "virtual:microphone"],
+                "the sound server's default source first, though found later")
+        #expect(registry.defaultDevice(for: .audio) == systemDefault)
+        _ = registry.unregister(uniqueID: builtIn.uniqueID)
+        #expect(registry.defaultDevice(for: .audio) == mic)
         #expect(registry.unregister(uniqueID: description.uniqueID) === mic && !mic.isConnected)
         #expect(!registry.microphones().contains(mic))
         #expect(registry.defaultDevice(for: .audio) == registry.microphones().first)
@@ -133,5 +141,23 @@ struct AudioDeviceTests {
         #expect(branch.map(\.name) == ["output3_queue", "output3_convert", "output3_resample", "output3_format", "output3_sink"])
         #expect(branch.last?.properties.contains(.init("max-buffers", "16")) == true)
         _ = try PlanPipeline(AudioSource.sourceChain(prefix: "input1", device: virtual, format: mono) + branch)
+    }
+
+    @Test("a session with a camera and the virtual microphone compiles the microphone's source and still runs its video output")
+    func sessionWithMicrophone() async throws {
+        let output = VideoDataOutput()
+        let test = try TestSession(outputs: [output])
+        let mic = try CaptureDeviceInput(device: VirtualMicrophone.device)
+        try test.session.addInput(mic)
+        #expect(test.session.connections.count == 1 && test.session.connections[0].inputPorts.allSatisfy { $0.mediaType == .video },
+                "a microphone does not connect to a video output")
+        #expect(test.session.pipelineDescription.contains(
+            "audiotestsrc name=input1_src is-live=true wave=silence samplesperbuffer=480 ! capsfilter name=input1_caps"))
+        let stream = output.sampleBuffers()
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var iterator = stream.makeAsyncIterator()
+        let frame = try #require(await iterator.next())
+        #expect(frame.formatDescription.mediaType == .video && frame.numSamples == 1)
     }
 }

@@ -31,8 +31,9 @@ extension CaptureDevice {
     }
 
     /// The default device for `mediaType`: for video the first hardware camera, or the virtual
-    /// back camera where none is connected; for audio the first hardware microphone, or the
-    /// virtual microphone. Nil for media types no device produces.
+    /// back camera where none is connected; for audio the first hardware microphone (the sound
+    /// server's default source where it says which), or the virtual microphone. Nil for media
+    /// types no device produces.
     public static func `default`(for mediaType: MediaType) -> CaptureDevice? {
         DeviceRegistry.shared.defaultDevice(for: mediaType)
     }
@@ -68,6 +69,8 @@ final class DeviceRegistry: Sendable {
 
     private let known = Mutex<[String: CaptureDevice]>([:])
     private let hardwareOrder = Mutex<[String]>([])
+    /// The microphones the sound server calls its default, listed first.
+    private let systemDefaults = Mutex<Set<String>>([])
     /// The camera (Video/Source) and microphone (Audio/Source) monitors, with their hot-plug
     /// watches; apart, so that one kind failing to start leaves the other monitored.
     private let monitor = Mutex<[(DeviceMonitor, BusWatch?)]?>(nil)
@@ -87,9 +90,12 @@ final class DeviceRegistry: Sendable {
         return cameras + (virtual ? [VirtualCamera.back, VirtualCamera.front] : [])
     }
 
-    /// Hardware microphones in the order found, then the virtual microphone (always).
+    /// Hardware microphones, the sound server's default first, then in the order found; then
+    /// the virtual microphone (always).
     func microphones() -> [CaptureDevice] {
-        connectedHardware().filter { $0.hasMediaType(.audio) } + [VirtualMicrophone.device]
+        let hardware = connectedHardware().filter { $0.hasMediaType(.audio) }
+        let defaults = systemDefaults.withLock { $0 }
+        return hardware.filter { defaults.contains($0.uniqueID) } + hardware.filter { !defaults.contains($0.uniqueID) } + [VirtualMicrophone.device]
     }
 
     private func connectedHardware() -> [CaptureDevice] {
@@ -178,7 +184,10 @@ final class DeviceRegistry: Sendable {
 
     /// Adds a monitored microphone, under the same rules as a camera.
     func register(_ description: MicrophoneDescription) -> CaptureDevice? {
-        register(uniqueID: description.uniqueID, make: description.makeDevice)
+        systemDefaults.withLock { defaults in
+            if description.isSystemDefault { defaults.insert(description.uniqueID) } else { defaults.remove(description.uniqueID) }
+        }
+        return register(uniqueID: description.uniqueID, make: description.makeDevice)
     }
 
     /// Adds a monitored device; returns it when it is a camera CaptureKit can open. A device

@@ -13,6 +13,8 @@ struct MicrophoneDescription: Equatable {
     /// The properties the GstDevice set on it, in `Element.set`'s text.
     var elementProperties: [String: String]
     var formats: [CaptureDevice.Format]
+    /// Whether the sound server calls it the default source (PulseAudio's `is-default`).
+    var isSystemDefault: Bool
 
     /// The sample rates offered where a device accepts a range of rates.
     static let rangeSampleRates = [16000, 44100, 48000]
@@ -56,6 +58,7 @@ struct MicrophoneDescription: Equatable {
         }
         name = displayName
         manufacturer = text("device.vendor.name") ?? "Unknown"
+        isSystemDefault = properties["is-default"] == .bool(true)
     }
 
     /// A property value as GStreamer serialized it, without the quotes and escapes a string
