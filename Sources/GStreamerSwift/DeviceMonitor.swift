@@ -10,6 +10,13 @@ public struct MonitoredDevice: Sendable, Equatable {
     public var caps: [CapsStructure]
     /// Its properties (device.path, api.v4l2.cap.card, device.bus_path, …).
     public var properties: [String: CapsValue]
+    /// The factory of the element the device makes for itself (`gst_device_create_element`:
+    /// "v4l2src", "pulsesrc", "alsasrc", "pipewiresrc"), nil when it makes none.
+    public var elementFactory: String?
+    /// The properties the device set on that element (pulsesrc's `device`, alsasrc's `device`,
+    /// pipewiresrc's `target-object`…), in the textual form `Element.set` takes: with the
+    /// factory, enough to make the same source again without holding the device.
+    public var elementProperties: [String: String]
 
     init(_ device: UnsafeMutablePointer<GstDevice>) {
         func take(_ text: UnsafeMutablePointer<gchar>?) -> String {
@@ -30,6 +37,15 @@ public struct MonitoredDevice: Sendable, Equatable {
             gst_structure_free(structure)
         } else {
             properties = [:]
+        }
+        if let created = gst_device_create_element(device, nil) {
+            gst_object_ref_sink(UnsafeMutableRawPointer(created))
+            let element = Element(owning: created)
+            elementFactory = element.factory
+            elementProperties = element.configuredProperties()
+        } else {
+            elementFactory = nil
+            elementProperties = [:]
         }
     }
 }

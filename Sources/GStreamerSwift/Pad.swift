@@ -25,6 +25,24 @@ public struct ProbeBuffer: ~Copyable {
         return duration == GstClockTime.max ? nil : UInt64(duration)
     }
 
+    /// Whether the buffer is flagged as a gap (GST_BUFFER_FLAG_GAP: silence or no data, which
+    /// elements such as audioconvert may skip reading). A probe that writes data into a gap
+    /// buffer (e.g. audiotestsrc's `wave=silence`) clears it, or downstream keeps the silence.
+    /// Setting it makes the buffer writable first, like `withWritableBytes`.
+    public var isGap: Bool {
+        get { buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_GAP.rawValue != 0 }
+        set {
+            guard newValue != isGap else { return }
+            let writable = gst_mini_object_make_writable(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self))!
+            info.pointee.data = UnsafeMutableRawPointer(writable)
+            if newValue {
+                buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_GAP.rawValue
+            } else {
+                buffer.pointee.mini_object.flags &= ~GST_BUFFER_FLAG_GAP.rawValue
+            }
+        }
+    }
+
     /// Gives write access to the buffer's bytes, making it writable first (no copy when the
     /// probe holds the only reference, as a source's own pad does).
     public mutating func withWritableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {

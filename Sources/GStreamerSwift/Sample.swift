@@ -43,6 +43,12 @@ public final class Sample: Sendable {
         gst_sample_get_caps(pointer.raw).map { Caps(retaining: $0) }
     }
 
+    /// The first structure of the caps, typed (e.g. audio/x-raw with format, rate, channels).
+    public var capsStructure: CapsStructure? {
+        guard let caps = gst_sample_get_caps(pointer.raw), gst_caps_get_size(caps) > 0 else { return nil }
+        return CapsStructure.structures(of: caps).first
+    }
+
     /// The caps as a string.
     public var caps: String? {
         guard let caps = gst_sample_get_caps(pointer.raw), let text = gst_caps_to_string(caps) else { return nil }

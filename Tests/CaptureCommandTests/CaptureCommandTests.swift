@@ -219,16 +219,29 @@ struct CaptureCommandTests {
         #expect(try launch("capture", ["snap", "--help"]).status == 0)
     }
 
-    @Test("devices lists the virtual cameras with formats, as text and JSON")
+    @Test("devices lists the virtual cameras, then the virtual microphone, with formats, as text and JSON")
     func devices() throws {
         let text = try launch("capture", ["devices"])
         #expect(text.status == 0)
         #expect(text.output.contains("Virtual Camera (back) [virtual:back]"))
         #expect(text.output.contains("1920x1080 bgra 1-30 fps"))
+        #expect(text.output.contains("CaptureKit Virtual Microphone [virtual:microphone] model capturekit:virtual-microphone, audio\n"))
+        #expect(text.output.contains("     48000 Hz 2 ch s16le  (active)\n"))
+        let camera = try #require(text.output.range(of: "[virtual:front]")), microphone = try #require(text.output.range(of: "[virtual:microphone]"))
+        #expect(camera.lowerBound < microphone.lowerBound, "microphones after cameras")
         let json = try launch("capture", ["devices", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
         let devices = try #require(object?["devices"] as? [[String: Any]])
         #expect(devices.contains { $0["uniqueID"] as? String == "virtual:front" && $0["position"] as? String == "front" })
+        let front = try #require(devices.first { $0["uniqueID"] as? String == "virtual:front" })
+        #expect(front["mediaTypes"] as? [String] == ["video"])
+        let mic = try #require(devices.first { $0["uniqueID"] as? String == "virtual:microphone" })
+        #expect(mic["mediaTypes"] as? [String] == ["audio"])
+        #expect(mic["activeFormat"] as? String == "48000 Hz 2 ch s16le")
+        let formats = try #require(mic["formats"] as? [[String: Any]])
+        #expect(formats.count == 4 && formats.allSatisfy { $0["sampleRate"] as? Int == 48000 && $0["width"] == nil })
+        #expect(formats.contains { $0["channelCount"] as? Int == 1 && $0["sampleFormat"] as? String == "f32le" })
+        #expect(devices.firstIndex { $0["uniqueID"] as? String == "virtual:microphone" }! > devices.firstIndex { $0["uniqueID"] as? String == "virtual:front" }!)
     }
 
     @Test("compile prints a line gst-launch-1.0 runs; validate and run report file errors at line:column")

@@ -32,20 +32,21 @@ struct DeviceIdentityTests {
     func virtualListing() throws {
         let registry = DeviceRegistry()
         registry.listsVirtual.store(false, ordering: .relaxed)
-        let none = registry.devices().filter { $0.source != .virtual }
+        let none = registry.cameras().filter { $0.source != .virtual }
         if none.isEmpty {
-            #expect(registry.devices().map(\.uniqueID) == ["virtual:back", "virtual:front"], "no hardware: the virtual cameras stand in")
+            #expect(registry.cameras().map(\.uniqueID) == ["virtual:back", "virtual:front"], "no hardware: the virtual cameras stand in")
         }
         let camera = try #require(registry.register(try Self.camera()))
-        #expect(!registry.devices().contains { $0.source == .virtual } && registry.devices().contains(camera))
+        #expect(!registry.cameras().contains { $0.source == .virtual } && registry.cameras().contains(camera))
         #expect(registry.device(uniqueID: "virtual:front") === VirtualCamera.front)
         #expect(registry.defaultDevice(for: .video) == camera)
         registry.listsVirtual.store(true, ordering: .relaxed)
-        #expect(registry.devices().suffix(2).map(\.uniqueID) == ["virtual:back", "virtual:front"])
+        #expect(registry.cameras().suffix(2).map(\.uniqueID) == ["virtual:back", "virtual:front"])
         #expect(registry.defaultDevice(for: .video) == camera, "hardware first, even with the virtual cameras listed")
         _ = registry.unregister(uniqueID: camera.uniqueID)
         registry.listsVirtual.store(false, ordering: .relaxed)
-        #expect(registry.devices().map(\.uniqueID).suffix(2) == ["virtual:back", "virtual:front"], "unplugged: the virtual cameras again")
+        #expect(registry.cameras().map(\.uniqueID).suffix(2) == ["virtual:back", "virtual:front"], "unplugged: the virtual cameras again")
+        #expect(registry.devices() == registry.cameras() + registry.microphones(), "every device: cameras, then microphones")
     }
 
     @Test("position comes from V4L2's camera_orientation control: 0 front, 1 back, 2 external")

@@ -88,3 +88,93 @@ final class DispatchSemaphoreBox: Sendable {
     func signal() { semaphore.signal() }
     func wait(seconds: Double) -> Bool { semaphore.wait(timeout: .now() + seconds) == .success }
 }
+
+@Suite("GStreamerSwift device elements")
+struct DeviceElementTests {
+    @Test("the properties set on an element (what differs from a new one) come back as text set() takes")
+    func configuredProperties() throws {
+        let source = try Element(factory: "audiotestsrc", name: "mic")
+        #expect(source.configuredProperties().isEmpty, "a new element: nothing configured")
+        try source.set("wave", "silence")
+        try source.set("is-live", "true")
+        try source.set("freq", "880")
+        let changed = source.configuredProperties()
+        #expect(changed == ["wave": "silence", "is-live": "true", "freq": "880"])
+        let copy = try Element(factory: "audiotestsrc", name: "copy")
+        for (name, value) in changed { try copy.set(name, value) }
+        #expect(copy.configuredProperties() == changed, "the text round-trips through set()")
+
+        let file = try Element(factory: "filesrc", name: "file")
+        try file.set("location", "/tmp/a file, with \"quotes\".wav")
+        let quoted = try #require(file.configuredProperties()["location"])
+        let again = try Element(factory: "filesrc", name: "again")
+        try again.set("location", quoted)
+        #expect(try again.get("location") == file.get("location"), "strings needing quotes come back quoted and round-trip: \(quoted)")
+    }
+
+    @Test("a sample's caps structure is typed (audio/x-raw rate, channels, format)")
+    func sampleCapsStructure() throws {
+        let pipeline = Pipeline(name: "audio")
+        let source = try Element(factory: "audiotestsrc", name: "src")
+        try source.set("num-buffers", "1")
+        let sink = try Element(factory: "appsink", name: "sink")
+        try sink.set("sync", "false")
+        pipeline.add(source)
+        pipeline.add(sink)
+        try source.link(to: sink, caps: "audio/x-raw,format=S16LE,rate=16000,channels=2,layout=interleaved")
+        let structures = Mutex<[CapsStructure]>([])
+        AppSink.setHandlers(.init(newSample: { sample in
+            if let structure = sample.capsStructure { structures.withLock { $0.append(structure) } }
+        }), on: sink)
+        let ended = DispatchSemaphoreBox()
+        let watch = BusWatch(pipeline: pipeline) { message in
+            if message == .endOfStream { ended.signal() }
+        }
+        try pipeline.setState(.playing)
+        #expect(ended.wait(seconds: 5))
+        watch.stop()
+        try pipeline.setState(.null)
+        let structure = try #require(structures.withLock { $0.first })
+        #expect(structure.name == "audio/x-raw")
+        #expect(structure.fields["format"] == .string("S16LE"))
+        #expect(structure.fields["rate"] == .int(16000))
+        #expect(structure.fields["channels"] == .int(2))
+    }
+}
+
+@Suite("GStreamerSwift buffer flags")
+struct BufferFlagTests {
+    @Test("a probe sees audiotestsrc's silence flagged as a gap, and clearing the flag reaches downstream")
+    func gapFlag() throws {
+        for clears in [false, true] {
+            let pipeline = Pipeline(name: "gap")
+            let source = try Element(factory: "audiotestsrc", name: "src")
+            try source.set("wave", "silence")
+            try source.set("num-buffers", "3")
+            let sink = try Element(factory: "fakesink", name: "sink")
+            pipeline.add(source)
+            pipeline.add(sink)
+            try source.link(to: sink)
+            let atSource = Mutex<[Bool]>([]), atSink = Mutex<[Bool]>([])
+            try source.staticPad("src").addBufferProbe { buffer in
+                atSource.withLock { $0.append(buffer.isGap) }
+                if clears { buffer.isGap = false }
+                return .pass
+            }
+            try sink.staticPad("sink").addBufferProbe { buffer in
+                atSink.withLock { $0.append(buffer.isGap) }
+                return .pass
+            }
+            let ended = DispatchSemaphoreBox()
+            let watch = BusWatch(pipeline: pipeline) { message in
+                if message == .endOfStream { ended.signal() }
+            }
+            try pipeline.setState(.playing)
+            #expect(ended.wait(seconds: 5))
+            watch.stop()
+            try pipeline.setState(.null)
+            #expect(atSource.withLock { $0 } == [true, true, true])
+            #expect(atSink.withLock { $0 } == [!clears, !clears, !clears])
+        }
+    }
+}

@@ -2,7 +2,9 @@ extension CaptureDevice {
     /// Every control of the device as data (``ControlReport``): modes with the cases the device
     /// supports, numbers with their ranges and units, the active format and, for V4L2 cameras,
     /// their raw controls read by ioctl. `capture controls --json` prints it.
+    /// Microphones have none of these controls: they throw `mediaTypeNotSupported`.
     public func controlReport() throws(CaptureError) -> ControlReport {
+        guard hasMediaType(.video) else { throw .mediaTypeNotSupported(device: uniqueID, mediaType: .video) }
         typealias Number = ControlReport.Number
         let format = activeFormat
         let gains = deviceWhiteBalanceGains

@@ -15,9 +15,11 @@ extension CaptureDevice {
 
     /// Every control of the device with its current mode, value and range. V4L2 cameras list
     /// the seed capabilities as their controls map (SPEC.md) followed by their raw V4L2 controls,
-    /// read by ioctl.
+    /// read by ioctl. Microphones have none of these: they throw `mediaTypeNotSupported`.
     public func controls() throws(CaptureError) -> [ControlDescription] {
         switch source {
+        case .virtualMicrophone, .microphone:
+            throw .mediaTypeNotSupported(device: uniqueID, mediaType: .video)
         case .virtual, .testPattern:
             return virtualControls()
         case .v4l2(let path):

@@ -10,8 +10,10 @@ extension CaptureDevice {
 
     /// Every device: cameras found by GstDeviceMonitor, then the virtual back and front cameras
     /// where no hardware camera is connected or where `listsVirtualDevices` asks for them (so that
-    /// code choosing a camera by position finds the real one). The virtual cameras are always
-    /// found by uniqueID and by `find("virtual")`.
+    /// code choosing a camera by position finds the real one); then microphones found by
+    /// GstDeviceMonitor (class Audio/Source: PulseAudio, PipeWire, ALSA) and the virtual
+    /// microphone, which is always listed. The virtual cameras are always found by uniqueID and
+    /// by `find("virtual")`.
     public static func devices() -> [CaptureDevice] {
         DeviceRegistry.shared.devices()
     }
@@ -28,8 +30,10 @@ extension CaptureDevice {
         devices().filter { $0.hasMediaType(mediaType) }
     }
 
-    /// The default device for `mediaType`: the first hardware camera, or the virtual back camera
-    /// where none is connected. Nil for media types no device produces.
+    /// The default device for `mediaType`: for video the first hardware camera, or the virtual
+    /// back camera where none is connected; for audio the first hardware microphone (the sound
+    /// server's default source where it says which), or the virtual microphone. Nil for media
+    /// types no device produces.
     public static func `default`(for mediaType: MediaType) -> CaptureDevice? {
         DeviceRegistry.shared.defaultDevice(for: mediaType)
     }
@@ -65,28 +69,52 @@ final class DeviceRegistry: Sendable {
 
     private let known = Mutex<[String: CaptureDevice]>([:])
     private let hardwareOrder = Mutex<[String]>([])
-    private let monitor = Mutex<(DeviceMonitor, BusWatch?)?>(nil)
+    /// The microphones the sound server calls its default, listed first.
+    private let systemDefaults = Mutex<Set<String>>([])
+    /// The camera (Video/Source) and microphone (Audio/Source) monitors, with their hot-plug
+    /// watches; apart, so that one kind failing to start leaves the other monitored.
+    private let monitor = Mutex<[(DeviceMonitor, BusWatch?)]?>(nil)
     /// `CaptureDevice.listsVirtualDevices`.
     let listsVirtual = Atomic<Bool>(ProcessInfo.processInfo.environment["CAPTUREKIT_VIRTUAL_DEVICES"] == "1")
 
+    /// Cameras, then microphones.
     func devices() -> [CaptureDevice] {
-        startMonitoringIfNeeded()
-        let order = hardwareOrder.withLock { $0 }
-        let cameras = known.withLock { known in order.compactMap { known[$0] }.filter(\.isConnected) }
+        cameras() + microphones()
+    }
+
+    /// Hardware cameras in the order found, then the virtual cameras where none is connected or
+    /// when `listsVirtual`.
+    func cameras() -> [CaptureDevice] {
+        let cameras = connectedHardware().filter { $0.hasMediaType(.video) }
         let virtual = cameras.isEmpty || listsVirtual.load(ordering: .relaxed)
         return cameras + (virtual ? [VirtualCamera.back, VirtualCamera.front] : [])
     }
 
-    /// The first hardware device for `mediaType`, else the first listed one.
+    /// Hardware microphones, the sound server's default first, then in the order found; then
+    /// the virtual microphone (always).
+    func microphones() -> [CaptureDevice] {
+        let hardware = connectedHardware().filter { $0.hasMediaType(.audio) }
+        let defaults = systemDefaults.withLock { $0 }
+        return hardware.filter { defaults.contains($0.uniqueID) } + hardware.filter { !defaults.contains($0.uniqueID) } + [VirtualMicrophone.device]
+    }
+
+    private func connectedHardware() -> [CaptureDevice] {
+        startMonitoringIfNeeded()
+        let order = hardwareOrder.withLock { $0 }
+        return known.withLock { known in order.compactMap { known[$0] }.filter(\.isConnected) }
+    }
+
+    /// The first hardware device for `mediaType`, else the first listed one (a virtual one).
     func defaultDevice(for mediaType: MediaType) -> CaptureDevice? {
         let candidates = devices().filter { $0.hasMediaType(mediaType) }
-        return candidates.first { $0.source != .virtual } ?? candidates.first
+        return candidates.first { !$0.source.isBuiltIn } ?? candidates.first
     }
 
     /// The connected device with that uniqueID, listed or not.
     func device(uniqueID: String) -> CaptureDevice? {
         if uniqueID == VirtualCamera.back.uniqueID { return VirtualCamera.back }
         if uniqueID == VirtualCamera.front.uniqueID { return VirtualCamera.front }
+        if uniqueID == VirtualMicrophone.uniqueID { return VirtualMicrophone.device }
         startMonitoringIfNeeded()
         return known.withLock { $0[uniqueID] }.flatMap { $0.isConnected ? $0 : nil }
     }
@@ -119,28 +147,47 @@ final class DeviceRegistry: Sendable {
     private func startMonitoringIfNeeded() {
         monitor.withLock { slot in
             guard slot == nil else { return }
-            let deviceMonitor = DeviceMonitor(deviceClass: "Video/Source")
-            for found in deviceMonitor.devices() { if let description = V4L2DeviceDescription(found) { _ = register(description) } }
-            let watch = deviceMonitor.start { [weak self] message in
-                self?.handle(message)
+            slot = [(deviceClass: "Video/Source", mediaType: MediaType.video), ("Audio/Source", .audio)].map { kind in
+                let deviceMonitor = DeviceMonitor(deviceClass: kind.deviceClass)
+                for found in deviceMonitor.devices() { _ = register(found, as: kind.mediaType) }
+                let watch = deviceMonitor.start { [weak self] message in
+                    self?.handle(message, mediaType: kind.mediaType)
+                }
+                return (deviceMonitor, watch)
             }
-            slot = (deviceMonitor, watch)
         }
     }
 
-    private func handle(_ message: BusMessage) {
+    private func handle(_ message: BusMessage, mediaType: MediaType) {
         switch message {
         case .deviceAdded(let found):
-            if let description = V4L2DeviceDescription(found), let device = register(description) {
+            if let device = register(found, as: mediaType) {
                 NotificationCenter.default.post(name: CaptureDevice.wasConnectedNotification, object: device)
             }
         case .deviceRemoved(let found):
-            if let description = V4L2DeviceDescription(found), let device = unregister(uniqueID: description.uniqueID) {
+            let uniqueID = mediaType == .video ? V4L2DeviceDescription(found)?.uniqueID : MicrophoneDescription(found)?.uniqueID
+            if let uniqueID, let device = unregister(uniqueID: uniqueID) {
                 NotificationCenter.default.post(name: CaptureDevice.wasDisconnectedNotification, object: device)
             }
         default:
             break
         }
+    }
+
+    /// Adds a device a monitor of `mediaType` found; returns it when CaptureKit can open it.
+    private func register(_ found: MonitoredDevice, as mediaType: MediaType) -> CaptureDevice? {
+        switch mediaType {
+        case .video: V4L2DeviceDescription(found).flatMap { register($0) }
+        default: MicrophoneDescription(found).flatMap { register($0) }
+        }
+    }
+
+    /// Adds a monitored microphone, under the same rules as a camera.
+    func register(_ description: MicrophoneDescription) -> CaptureDevice? {
+        systemDefaults.withLock { defaults in
+            if description.isSystemDefault { defaults.insert(description.uniqueID) } else { defaults.remove(description.uniqueID) }
+        }
+        return register(uniqueID: description.uniqueID, make: description.makeDevice)
     }
 
     /// Adds a monitored device; returns it when it is a camera CaptureKit can open. A device
@@ -149,10 +196,13 @@ final class DeviceRegistry: Sendable {
     /// reconnects); the old one stays disconnected.
     func register(_ description: V4L2DeviceDescription) -> CaptureDevice? {
         guard !description.formats.isEmpty else { return nil }
-        let id = description.uniqueID
+        return register(uniqueID: description.uniqueID, make: description.makeDevice)
+    }
+
+    private func register(uniqueID id: String, make: () -> CaptureDevice) -> CaptureDevice? {
         defer { hardwareOrder.withLock { if !$0.contains(id) { $0.append(id) } } }
         if let existing = known.withLock({ $0[id] }), existing.isConnected { return existing }
-        let device = description.makeDevice()
+        let device = make()
         known.withLock { $0[id] = device }
         return device
     }

@@ -34,7 +34,7 @@ extension CaptureDevice {
         case (.v4l2, .autoExpose): runsExposureLoop
         case (.v4l2, .locked): v4l2Mapping?[.exposureLocked].isSupported ?? false
         case (.v4l2, .custom): v4l2Provides(.exposureCustom)
-        default: mode == .continuousAutoExposure
+        default: mode == .continuousAutoExposure && hasMediaType(.video)
         }
     }
 

@@ -32,6 +32,7 @@ extension CaptureDevice {
     /// Sets the flash mode; needs the configuration lock and a supported mode.
     public func setFlashMode(_ mode: FlashMode) throws(CaptureError) {
         try requireConfigurationLock()
+        try requireVideo("flash mode \(mode)")
         guard isFlashModeSupported(mode) else { throw .unsupported(feature: "flash mode \(mode)", device: uniqueID) }
         withState { $0.flash.mode = mode }
     }

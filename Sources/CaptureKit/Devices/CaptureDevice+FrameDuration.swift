@@ -22,6 +22,7 @@ extension CaptureDevice {
     /// A running session restarts its pipeline at the new rate.
     public func setActiveVideoMinFrameDuration(_ duration: CaptureTime) throws(CaptureError) {
         try requireConfigurationLock()
+        try requireVideo("activeVideoMinFrameDuration")
         let rate = try validatedFrameRate(duration, name: "activeVideoMinFrameDuration")
         withState { state in
             state.activeFrameRate = rate
@@ -41,6 +42,7 @@ extension CaptureDevice {
     /// Sets the longest frame interval (validated like the minimum, and at least it).
     public func setActiveVideoMaxFrameDuration(_ duration: CaptureTime) throws(CaptureError) {
         try requireConfigurationLock()
+        try requireVideo("activeVideoMaxFrameDuration")
         guard let rate = try validatedFrameRate(duration, name: "activeVideoMaxFrameDuration") else {
             withState { $0.maxFrameDuration = nil }
             return

@@ -16,6 +16,7 @@ extension CaptureDevice {
     /// Turns subject-area change monitoring on or off; needs the configuration lock.
     public func setSubjectAreaChangeMonitoringEnabled(_ enabled: Bool) throws(CaptureError) {
         try requireConfigurationLock()
+        try requireVideo("subject area change monitoring")
         if state.subjectAreaMonitoring.exchange(enabled, ordering: .relaxed) != enabled {
             announceChange(of: \.isSubjectAreaChangeMonitoringEnabled)
         }

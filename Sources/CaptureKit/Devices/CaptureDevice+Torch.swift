@@ -47,6 +47,7 @@ extension CaptureDevice {
             return
         }
         try requireConfigurationLock()
+        try requireVideo("torch mode \(mode)")
         guard isTorchModeSupported(mode) else { throw .unsupported(feature: "torch mode \(mode)", device: uniqueID) }
         withState { state in
             state.torch = TorchState(mode: mode, level: 0)

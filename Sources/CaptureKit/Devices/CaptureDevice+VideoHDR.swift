@@ -18,6 +18,7 @@ extension CaptureDevice {
     /// Lets the device decide, or keeps `isVideoHDREnabled` as set; needs the configuration lock.
     public func setAutomaticallyAdjustsVideoHDREnabled(_ automatic: Bool) throws(CaptureError) {
         try requireConfigurationLock()
+        try requireVideo("automatic video HDR")
         withState { $0.hdr.isAutomatic = automatic }
     }
 

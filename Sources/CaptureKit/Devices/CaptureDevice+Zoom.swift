@@ -27,7 +27,7 @@ extension CaptureDevice {
     /// zoom_absolute, and test patterns whose format zooms.
     var zoomsInPipeline: Bool {
         switch source {
-        case .virtual: false
+        case .virtual, .virtualMicrophone, .microphone: false
         case .v4l2: v4l2Mapping?[.zoom] == .software(.digitalZoom)
         case .testPattern: formats.contains { $0.videoMaxZoomFactor > 1 }
         }
@@ -87,6 +87,7 @@ extension CaptureDevice {
     /// configuration lock.
     public func cancelVideoZoomRamp() throws(CaptureError) {
         try requireConfigurationLock()
+        try requireVideo("zoom ramp")
         brakeZoomRamp()
     }
 

@@ -194,15 +194,16 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         state.withLock { $0.activeFrameRate ?? $0.activeFormat.defaultFrameRate }
     }
 
-    /// The media types the device produces.
-    public var mediaTypes: Set<MediaType> { [.video] }
+    /// The media types the device produces: video for cameras, audio for microphones.
+    public var mediaTypes: Set<MediaType> { [source.mediaType] }
 
     /// Whether the device produces `mediaType`.
     public func hasMediaType(_ mediaType: MediaType) -> Bool { mediaTypes.contains(mediaType) }
 
-    /// Whether the device has a format for `preset`.
+    /// Whether the device has a format for `preset`. Microphones support every preset: presets
+    /// choose video formats, and leave a microphone's `activeFormat` alone.
     public func supportsSessionPreset(_ preset: SessionPreset) -> Bool {
-        preset.bestFormat(among: formats) != nil
+        !hasMediaType(.video) || preset.bestFormat(among: formats) != nil
     }
 
     public var description: String { "\(localizedName) [\(uniqueID)]" }
@@ -216,4 +217,21 @@ enum DeviceSource: Sendable, Equatable {
     case v4l2(path: String)
     /// videotestsrc, for benchmarks and tests: live or as fast as possible, optionally bounded.
     case testPattern(pattern: String, isLive: Bool, frameCount: Int?)
+    /// The built-in microphone: a live audiotestsrc whose buffers `VirtualMicrophoneSignal` fills.
+    case virtualMicrophone
+    /// A microphone found by GstDeviceMonitor: the element its GstDevice makes (pulsesrc,
+    /// alsasrc, pipewiresrc) and the properties the device set on it, in `Element.set`'s text.
+    case microphone(factory: String, properties: [String: String])
+
+    /// What the source produces.
+    var mediaType: MediaType {
+        switch self {
+        case .virtual, .v4l2, .testPattern: .video
+        case .virtualMicrophone, .microphone: .audio
+        }
+    }
+
+    /// Whether the device is one of CaptureKit's own (virtual cameras and microphone), which
+    /// stand in where no hardware exists.
+    var isBuiltIn: Bool { self == .virtual || self == .virtualMicrophone }
 }

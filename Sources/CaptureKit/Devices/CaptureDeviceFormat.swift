@@ -27,9 +27,16 @@ extension CaptureDevice {
         }
     }
 
-    /// One way a device can deliver media: size, pixel format and frame rates (AVCaptureDevice.Format).
+    /// One way a device can deliver media (AVCaptureDevice.Format): size, pixel format and frame
+    /// rates for a camera; sample rate, channels and sample format for a microphone.
+    ///
+    /// An audio format (`mediaType == .audio`) is described by `audioFormat`; its video
+    /// properties carry no meaning there: `pixelFormat` reads `.h264` (a compressed format, so
+    /// code handling raw video leaves it alone), `width` and `height` 0, no frame-rate ranges.
     public struct Format: Sendable, Hashable, CustomStringConvertible {
         public var mediaType: MediaType
+        /// Sample rate, channel count and sample format of an audio format; nil for video.
+        public var audioFormat: AudioFormat?
         public var pixelFormat: PixelFormat
         public var width: Int
         public var height: Int
@@ -62,6 +69,12 @@ extension CaptureDevice {
             self.videoZoomFactorUpscaleThreshold = videoZoomFactorUpscaleThreshold
         }
 
+        /// A microphone's format.
+        public init(audioFormat: AudioFormat) {
+            self.init(mediaType: .audio, pixelFormat: .h264, width: 0, height: 0, videoSupportedFrameRateRanges: [])
+            self.audioFormat = audioFormat
+        }
+
         /// The highest frame rate of any range.
         public var maxFrameRate: Double { videoSupportedFrameRateRanges.map(\.maxFrameRate).max() ?? 30 }
 
@@ -74,13 +87,15 @@ extension CaptureDevice {
             videoSupportedFrameRateRanges.contains { rate >= $0.minFrameRate - 1e-6 && rate <= $0.maxFrameRate + 1e-6 }
         }
 
-        /// e.g. "1280x720 bgra 30 fps".
+        /// e.g. "1280x720 bgra 30 fps", "48000 Hz 2 ch s16le".
         public var description: String {
-            "\(width)x\(height) \(pixelFormat) " + videoSupportedFrameRateRanges.map(\.description).joined(separator: ", ")
+            if let audioFormat { return audioFormat.description }
+            return "\(width)x\(height) \(pixelFormat) " + videoSupportedFrameRateRanges.map(\.description).joined(separator: ", ")
         }
 
-        /// The caps this format asks of its source at `frameRate`.
+        /// The caps this format asks of its source at `frameRate` (ignored for audio).
         func caps(frameRate: Double) -> String {
+            if let audioFormat { return audioFormat.caps }
             let rate = Fraction.text(frameRate)
             switch pixelFormat {
             case .mjpeg: return "image/jpeg,width=\(width),height=\(height),framerate=\(rate)"

@@ -6,7 +6,8 @@ public enum VideoCodecType: String, Sendable, Hashable, CaseIterable {
     case jpeg, h264
 }
 
-/// The format of a sample: size and pixel layout, or codec.
+/// The format of a sample: size and pixel layout, or codec, of video; rate, channels and
+/// sample format of audio.
 public struct FormatDescription: Sendable, Hashable {
     /// The codec for compressed samples; nil for raw frames.
     public var codec: VideoCodecType?
@@ -19,6 +20,12 @@ public struct FormatDescription: Sendable, Hashable {
     /// The range of a YCbCr frame's values (video or full); nil for RGB, gray and compressed
     /// samples, and where the source did not say.
     public var colorRange: ColorRange? = nil
+    /// The format of PCM audio samples; nil for video and images (whose size fields are 0 and
+    /// `bytesPerRow` empty for audio).
+    public var audioFormat: AudioFormat? = nil
+
+    /// Audio for audio samples, else video.
+    public var mediaType: MediaType { audioFormat == nil ? .video : .audio }
 }
 
 /// What travels with a sample: orientation and mirroring (metadata, never applied to pixels)
@@ -35,14 +42,18 @@ public struct SampleAttachments: Sendable, Hashable {
     public var exifOrientation: Int { videoOrientation.exifOrientation(mirrored: isVideoMirrored) }
 }
 
-/// One frame or still (CMSampleBuffer): time, format, attachments and zero-copy data access.
+/// One frame or still, or a run of audio frames (CMSampleBuffer): time, format, attachments and
+/// zero-copy data access.
 ///
-/// Raw frames keep GStreamer's buffer alive while the sample lives; plane access maps it
-/// without copying for the duration of a closure.
+/// Raw frames and audio keep GStreamer's buffer alive while the sample lives; plane and PCM
+/// access map it without copying for the duration of a closure.
 public final class SampleBuffer: Sendable {
-    /// When the frame was captured, on the session's clock (running time).
+    /// When the frame (or the first audio frame) was captured, on the session's clock (running time).
     public let presentationTime: CaptureTime
     public let duration: CaptureTime
+    /// How many samples the buffer holds (CMSampleBufferGetNumSamples): 1 for a video frame or
+    /// still, the number of audio frames (one sample of every channel) for audio.
+    public let numSamples: Int
     public let formatDescription: FormatDescription
     public let attachments: SampleAttachments
     let storage: Storage
@@ -53,9 +64,10 @@ public final class SampleBuffer: Sendable {
     }
 
     init(presentationTime: CaptureTime, duration: CaptureTime, formatDescription: FormatDescription,
-         attachments: SampleAttachments, storage: Storage) {
+         attachments: SampleAttachments, storage: Storage, numSamples: Int = 1) {
         self.presentationTime = presentationTime
         self.duration = duration
+        self.numSamples = numSamples
         self.formatDescription = formatDescription
         self.attachments = attachments
         self.storage = storage
@@ -71,7 +83,8 @@ public final class SampleBuffer: Sendable {
     /// Maps the frame's planes for reading, without copying. Throws for compressed samples.
     public func withPlanes<R>(_ body: ([Plane]) throws -> R) throws -> R {
         guard case .sample(let sample) = storage, formatDescription.pixelFormat != nil else {
-            throw CaptureError.wrongSampleFormat(expected: "raw video", found: formatDescription.codec?.rawValue ?? "none")
+            throw CaptureError.wrongSampleFormat(expected: "raw video", found: formatDescription.audioFormat.map { "audio \($0)" }
+                                                 ?? formatDescription.codec?.rawValue ?? "none")
         }
         return try sample.withPlanes { planes in
             try body(planes.map { Plane(bytes: $0.bytes, bytesPerRow: $0.bytesPerRow, height: $0.height) })

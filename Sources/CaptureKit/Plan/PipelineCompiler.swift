@@ -35,6 +35,7 @@ enum PipelineCompiler {
             var properties: [PipelinePlan.Property] = [.init("device", path)]
             if let controls = input.device.extraControls { properties.append(.init("extra-controls", controls, live: true)) }
             chain = [.init("v4l2src", name: "\(name)_src", properties)]
+        case .virtualMicrophone, .microphone: return AudioSource.sourceChain(prefix: name, device: input.device, format: input.format) + [.init("tee", name: "\(name)_tee", [.init("allow-not-linked", "true")])]
         }
         chain.append(.init("capsfilter", name: "\(name)_caps", [.init("caps", caps)]))
         if input.format.pixelFormat == .mjpeg {

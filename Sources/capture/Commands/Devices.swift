@@ -2,21 +2,21 @@ import ArgumentParser
 import CaptureKit
 import Foundation
 
-/// `capture devices`: the cameras with their formats.
+/// `capture devices`: the cameras, then the microphones, with their formats.
 struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List cameras and their formats.")
+    static let configuration = CommandConfiguration(abstract: "List cameras and microphones and their formats.")
 
     @Flag(help: "Print JSON (one object with a 'devices' array).")
     var json = false
 
-    @Option(parsing: .unconditional, help: "After listing, print cameras connected and disconnected for this many seconds.")
+    @Option(parsing: .unconditional, help: "After listing, print devices connected and disconnected for this many seconds.")
     var watch: Double?
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         global.bootstrapLogging()
-        let devices = CaptureDevice.devices(for: .video)
+        let devices = CaptureDevice.devices(for: .video) + CaptureDevice.devices(for: .audio)
         if json {
             let report = DeviceReport(devices: devices.enumerated().map { DeviceReport.Entry($0.offset, $0.element) })
             let encoder = JSONEncoder()
@@ -30,7 +30,8 @@ struct Devices: ParsableCommand {
 
     private func printList(_ devices: [CaptureDevice]) {
         for (index, device) in devices.enumerated() {
-            print("\(index): \(device.localizedName) [\(device.uniqueID)] model \(device.modelID), position \(device.position.rawValue)")
+            let kind = device.hasMediaType(.video) ? "position \(device.position.rawValue)" : "audio"
+            print("\(index): \(device.localizedName) [\(device.uniqueID)] model \(device.modelID), \(kind)")
             for format in device.formats {
                 print("     \(format)\(format == device.activeFormat ? "  (active)" : "")")
             }
@@ -54,11 +55,29 @@ struct Devices: ParsableCommand {
 
 /// The JSON form of `capture devices`.
 struct DeviceReport: Encodable {
+    /// A video format (width, height, pixelFormat, frameRates) or an audio one (sampleRate,
+    /// channelCount, sampleFormat); the other kind's keys are left out.
     struct Format: Encodable {
-        var width: Int
-        var height: Int
-        var pixelFormat: String
-        var frameRates: [[Double]]
+        var width: Int?
+        var height: Int?
+        var pixelFormat: String?
+        var frameRates: [[Double]]?
+        var sampleRate: Int?
+        var channelCount: Int?
+        var sampleFormat: String?
+
+        init(_ format: CaptureDevice.Format) {
+            if let audio = format.audioFormat {
+                sampleRate = audio.sampleRate
+                channelCount = audio.channelCount
+                sampleFormat = audio.sampleFormat.rawValue
+            } else {
+                width = format.width
+                height = format.height
+                pixelFormat = format.pixelFormat.rawValue
+                frameRates = format.videoSupportedFrameRateRanges.map { [$0.minFrameRate, $0.maxFrameRate] }
+            }
+        }
     }
 
     struct Entry: Encodable {
@@ -67,6 +86,8 @@ struct DeviceReport: Encodable {
         var modelID: String
         var name: String
         var position: String
+        /// "video" for cameras, "audio" for microphones.
+        var mediaTypes: [String]
         var connected: Bool
         var activeFormat: String
         var formats: [Format]
@@ -77,12 +98,10 @@ struct DeviceReport: Encodable {
             modelID = device.modelID
             name = device.localizedName
             position = device.position.rawValue
+            mediaTypes = device.mediaTypes.map(\.rawValue).sorted()
             connected = device.isConnected
             activeFormat = device.activeFormat.description
-            formats = device.formats.map { format in
-                Format(width: format.width, height: format.height, pixelFormat: format.pixelFormat.rawValue,
-                       frameRates: format.videoSupportedFrameRateRanges.map { [$0.minFrameRate, $0.maxFrameRate] })
-            }
+            formats = device.formats.map(Format.init)
         }
     }
 
