@@ -1,7 +1,7 @@
 import Foundation
 import GStreamerSwift
 import Testing
-@testable import CaptureKit
+@_spi(Plan) @testable import CaptureKit
 
 /// Microphones: the virtual one, and hardware ones as GstDeviceMonitor describes them (none
 /// exist on the test machines, so their descriptions are made by hand from what PulseAudio,

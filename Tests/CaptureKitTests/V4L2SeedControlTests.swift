@@ -16,7 +16,7 @@ struct V4L2SeedControlTests {
     }
 
     static func extraControls(_ device: CaptureDevice) -> String? {
-        let chain = PipelineCompiler.sourceChain(.init(name: "input0", device: device, format: device.activeFormat, frameRate: 30))
+        let chain = PipelineCompiler.sourceChain(.init(name: "input0", device: device, mediaType: .video, format: device.activeFormat, frameRate: 30))
         return chain[0].properties.first { $0.name == "extra-controls" }?.value
     }
 

@@ -45,17 +45,24 @@ extension AudioDataOutput {
     /// `SampleBuffer` for `connection`, handed to the delegate's queue and the streams. Call it
     /// before the branch's state is synced with the pipeline.
     func attach(sink: Element, connection: CaptureConnection) {
-        let deviceID = connection.inputPorts.first { $0.mediaType == .audio }?.device.uniqueID ?? ""
+        attach(sink: sink, slot: ConnectionSlot(connection))
+    }
+
+    /// The same, reading the connection from `slot` for each buffer (it changes when the
+    /// session swaps the microphone behind a branch that stays).
+    func attach(sink: Element, slot: ConnectionSlot) {
         AppSink.setHandlers(.init(newSample: { [weak self] sample in
+            let connection = slot.connection
+            let deviceID = connection.inputPorts.first { $0.mediaType == .audio }?.device.uniqueID ?? ""
             self?.deliver(sample, connection: connection, deviceID: deviceID)
         }), on: sink)
     }
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
-        attach(sink: try branch.element("sink"), connection: branch.connection)
+        attach(sink: try branch.element("sink"), slot: branch.slot)
     }
 
-    func detach() {
+    func detach(error: CaptureError) {
         state.withLock { $0.formats = AudioFormatCache() }
     }
 

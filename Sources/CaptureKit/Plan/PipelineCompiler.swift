@@ -7,7 +7,7 @@ enum PipelineCompiler {
     static func compile(_ graph: SessionGraph) -> PipelinePlan {
         var plan = PipelinePlan()
         for input in graph.inputs {
-            plan.sources.append(.init(key: input.name, mediaType: .video, elements: sourceChain(input)))
+            plan.sources.append(.init(key: input.name, mediaType: input.mediaType, device: input.device.uniqueID, elements: sourceChain(input)))
         }
         for branch in graph.branches {
             let input = graph.inputs[branch.input]

@@ -30,7 +30,7 @@ extension PipelinePlan {
                 removeSources.append(old.key)
                 addSources.append(source)
                 rebuiltSources.insert(old.key)
-            } else if let changes = Self.liveChanges(from: old.head, to: source.head) {
+            } else if source.device == old.device, let changes = Self.liveChanges(from: old.head, to: source.head) {
                 setProperties += changes
             } else {
                 replaceSources.append(source)

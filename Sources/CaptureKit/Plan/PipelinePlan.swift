@@ -54,6 +54,9 @@
         /// The port's key, `inputN`: the element names' prefix.
         public var key: String
         public var mediaType: MediaType
+        /// The device's uniqueID: another device is another source even when the elements
+        /// match (two virtual cameras).
+        public var device: String
         public var elements: [Element]
 
         /// The tee at the end of the chain.

@@ -3,6 +3,8 @@ struct SessionGraph: Sendable {
     struct Input: Sendable {
         var name: String
         var device: CaptureDevice
+        /// What the input's port delivers: a camera's video or a microphone's audio.
+        var mediaType: MediaType
         var format: CaptureDevice.Format
         var frameRate: Double
     }

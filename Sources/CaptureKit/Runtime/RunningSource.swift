@@ -23,7 +23,10 @@ struct RunningSource: Sendable {
         do throws(GStreamerError) {
             let exit = try bin.element(named: head[head.count - 1].name).staticPad("src")
             let ghost = try bin.addGhostPad(name: "src", target: exit)
-            if format.pixelFormat.gstFormat != nil {
+            if device.source == .virtualMicrophone, let audio = format.audioFormat {
+                VirtualMicrophoneSignal.install(on: try bin.element(named: "\(plan.key)_src").staticPad("src"), format: audio)
+            }
+            if plan.mediaType == .video, format.pixelFormat.gstFormat != nil {
                 sensor = device.source == .virtual ? VirtualCameraSensor(device: device, width: format.width, height: format.height) : nil
                 var isTestPattern = false
                 if case .testPattern = device.source { isTestPattern = true }
@@ -52,7 +55,7 @@ struct RunningSource: Sendable {
         } catch {
             throw .pipelineFailed(error)
         }
-        if device.source != .virtual {
+        if plan.mediaType == .video, device.source != .virtual {
             device.setLiveElements(source: try? bin.element(named: "\(plan.key)_src"), crop: try? bin.element(named: "\(plan.key)_crop"))
         }
         return RunningSource(plan: plan, input: input, bin: bin, tee: tee, sensor: sensor)

@@ -98,13 +98,13 @@ public final class CaptureSession: Sendable, Observable {
             for input in state.inputs {
                 guard let device = (input as? CaptureDeviceInput)?.device else { continue }
                 inputIndex[device] = inputs.count
-                inputs.append(.init(name: "input\(inputs.count)", device: device,
+                inputs.append(.init(name: "input\(inputs.count)", device: device, mediaType: device.hasMediaType(.video) ? .video : .audio,
                                     format: device.activeFormat, frameRate: device.activeFrameRate))
             }
             for output in state.outputs {
                 let key = state.outputKeys[ObjectIdentifier(output)] ?? 0
                 for connection in state.connections where connection.output === output && connection.isEnabled {
-                    guard let device = connection.device, let index = inputIndex[device],
+                    guard let device = connection.inputPorts.first?.device, let index = inputIndex[device],
                           connection.inputPorts.allSatisfy(\.isEnabled) else { continue }
                     branches.append(.init(name: "output\(key)", input: index, output: output, connection: connection))
                     break

@@ -1,5 +1,5 @@
 import GStreamerSwift
-@testable import CaptureKit
+@_spi(Plan) @testable import CaptureKit
 
 /// A standalone pipeline made from plan elements linked one after another (no tee), the way the
 /// runtime makes its elements: for testing a source chain and a branch chain on their own.

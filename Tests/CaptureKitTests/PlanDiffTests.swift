@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@_spi(Plan) @testable import CaptureKit
+
+/// `PipelinePlan.diff(to:)` on plans compiled from sessions that are not running: no GStreamer.
+@Suite("Plan diff")
+struct PlanDiffTests {
+    func session(_ outputs: [any CaptureOutput], device: CaptureDevice = .find(virtual: .back)) throws -> (CaptureSession, CaptureDeviceInput) {
+        let session = CaptureSession()
+        try session.setSessionPreset(.vga640x480)
+        let input = try CaptureDeviceInput(device: device)
+        try session.addInput(input)
+        for output in outputs { try session.addOutput(output) }
+        return (session, input)
+    }
+
+    func branch(_ plan: PipelinePlan, _ key: String) throws -> PipelinePlan.Branch {
+        try #require(plan.branches.first { $0.key == key })
+    }
+
+    @Test("adding and removing outputs touches only their branches, keyed by the output, never by position")
+    func addRemove() throws {
+        let frames = VideoDataOutput(), still = StillImageOutput(), metadata = MetadataOutput()
+        let (session, _) = try session([frames, still])
+        let before = session.pipelinePlan
+        try session.addOutput(metadata)
+        let added = session.pipelinePlan
+        #expect(before.diff(to: added) == [.addBranch(try branch(added, "output2"))])
+        try session.removeOutput(still)
+        let removed = session.pipelinePlan
+        // The metadata output keeps its key after the still output before it goes.
+        #expect(added.diff(to: removed) == [.removeBranch("output1")])
+        #expect(removed.branches.map(\.key) == ["output0", "output2"])
+        #expect(removed.diff(to: removed).isEmpty)
+        #expect(removed.diff(to: PipelinePlan()) == [.removeBranch("output0"), .removeBranch("output2"), .removeSource("input0")])
+        #expect(PipelinePlan().diff(to: removed).count == 3)
+    }
+
+    @Test("an output's setting changes only its branch: a live property is set, anything else rebuilds that branch")
+    func settings() throws {
+        let frames = VideoDataOutput(), still = StillImageOutput()
+        let (session, _) = try session([frames, still])
+        let before = session.pipelinePlan
+        try still.setOutputSettings(.jpeg(quality: 0.5))
+        let quality = session.pipelinePlan
+        #expect(before.diff(to: quality) == [.setProperty(element: "output1_encode", name: "quality", value: "50")])
+        try frames.setVideoSettings(.init(pixelFormat: .gray8, width: 320, height: 240))
+        let resized = session.pipelinePlan
+        #expect(quality.diff(to: resized) == [.removeBranch("output0"), .addBranch(try branch(resized, "output0"))])
+    }
+
+    @Test("a camera switch or a format change replaces only the source; branches that depend on the format are rebuilt")
+    func replaceSource() throws {
+        let frames = VideoDataOutput(), still = StillImageOutput()
+        let (session, input) = try session([frames, still])
+        let before = session.pipelinePlan
+        session.beginConfiguration()
+        try session.removeInput(input)
+        try session.addInput(CaptureDeviceInput(device: .find(virtual: .front)))
+        try session.commitConfiguration()
+        let switched = session.pipelinePlan
+        let source = try #require(switched.sources.first)
+        #expect(before.diff(to: switched) == [.replaceSource(source)])
+        try session.setSessionPreset(.cif352x288)
+        let smaller = session.pipelinePlan
+        #expect(switched.diff(to: smaller) == [.replaceSource(try #require(smaller.sources.first))])
+    }
+
+    @Test("digital zoom on a camera that crops in the pipeline is a live property change of its source")
+    func liveSourceProperties() throws {
+        let old = PipelinePlan.Source(key: "input0", mediaType: .video, device: "usb-cam", elements: [
+            .init("v4l2src", name: "input0_src", [.init("device", "/dev/video0")]),
+            .init("videocrop", name: "input0_crop", [.init("left", "0", live: true)]),
+            .init("tee", name: "input0_tee"),
+        ])
+        var zoomed = old
+        zoomed.elements[1].properties[0].value = "80"
+        #expect(PipelinePlan(sources: [old]).diff(to: PipelinePlan(sources: [zoomed])) == [.setProperty(element: "input0_crop", name: "left", value: "80")])
+        var other = old
+        other.elements[0].properties[0].value = "/dev/video2"
+        #expect(PipelinePlan(sources: [old]).diff(to: PipelinePlan(sources: [other])) == [.replaceSource(other)])
+        var another = old
+        another.device = "usb-cam-2"
+        #expect(PipelinePlan(sources: [old]).diff(to: PipelinePlan(sources: [another])) == [.replaceSource(another)])
+        var audio = other
+        audio.mediaType = .audio
+        #expect(PipelinePlan(sources: [old]).diff(to: PipelinePlan(sources: [audio])) == [.removeSource("input0"), .addSource(audio)])
+    }
+}
