@@ -25,4 +25,24 @@ public enum AppSink {
         gst_app_sink_set_callbacks(element.pointer.cast(to: GstAppSink.self), &callbacks,
                                    box.retainedPointer(), Trampolines.releaseAppSinkHandlers)
     }
+
+    /// Installs a callback told that a sample is waiting, without taking it. Samples stay in
+    /// the appsink until `pullSample(from:)` takes them; with `drop=false` a full appsink
+    /// (`max-buffers`) holds its streaming thread: backpressure, inside GStreamer, with no
+    /// thread of ours waiting.
+    ///
+    /// Threading: `ready` runs on the appsink's streaming thread; it must return quickly.
+    public static func setSampleReadyHandler(_ ready: @escaping @Sendable () -> Void, on element: Element) {
+        var callbacks = GstAppSinkCallbacks()
+        callbacks.new_sample = Trampolines.appSinkSampleReady
+        let box = CallbackBox<@Sendable () -> Void>(ready)
+        gst_app_sink_set_callbacks(element.pointer.cast(to: GstAppSink.self), &callbacks,
+                                   box.retainedPointer(), Trampolines.releaseSampleReady)
+    }
+
+    /// Takes the oldest waiting sample without waiting; nil when none waits (or the appsink
+    /// is stopped).
+    public static func pullSample(from element: Element) -> Sample? {
+        gst_app_sink_try_pull_sample(element.pointer.cast(to: GstAppSink.self), 0).map { Sample(owning: $0) }
+    }
 }

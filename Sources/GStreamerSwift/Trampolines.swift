@@ -57,6 +57,15 @@ enum Trampolines {
         CallbackBox<AppSink.Handlers>.from(userData).value.endOfStream()
     }
 
+    static let appSinkSampleReady: @convention(c) (UnsafeMutablePointer<GstAppSink>?, gpointer?) -> GstFlowReturn = { _, userData in
+        CallbackBox<@Sendable () -> Void>.from(userData).value()
+        return GST_FLOW_OK
+    }
+
+    static let releaseSampleReady: GDestroyNotify = { userData in
+        CallbackBox<@Sendable () -> Void>.release(userData)
+    }
+
     static let releaseAppSinkHandlers: GDestroyNotify = { userData in
         CallbackBox<AppSink.Handlers>.release(userData)
     }

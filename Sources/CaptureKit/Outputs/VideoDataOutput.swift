@@ -23,8 +23,10 @@ extension VideoDataOutputSampleBufferDelegate {
 /// Frames are converted (and scaled) to `videoSettings` in the output's own branch; the plane
 /// data is the branch's buffer, mapped without copying. With `alwaysDiscardsLateVideoFrames`
 /// (the default) a frame that arrives while the delegate is still busy is dropped and reported
-/// through `didDrop`; without it, the branch waits for the delegate (backpressure reaches the
-/// source after a few frames).
+/// through `didDrop`; without it, up to `keptFrameLimit` frames wait in the branch's appsink
+/// while the delegate is busy (GStreamer's own backpressure: no thread waits for the delegate)
+/// and the branch's queue keeps the newest few beyond that; the camera and the other outputs
+/// never wait.
 public final class VideoDataOutput: OutputNode {
     /// The format frames are delivered in (AVVideoSettings).
     public struct VideoSettings: Sendable, Hashable {
@@ -63,9 +65,10 @@ public final class VideoDataOutput: OutputNode {
 
     private let state = Mutex(State())
     private let inFlight = Atomic<Int>(0)
-    /// Frames waiting on the delegate when late frames are kept.
+    /// Frames handed to the delegate's queue, or waiting in the appsink, when late frames are kept.
     static let keptFrameLimit = 4
-    private let keptFrames = DispatchSemaphore(value: VideoDataOutput.keptFrameLimit)
+    /// Serialises taking kept frames from the appsink, so they reach the queue in order.
+    private let pumping = Mutex(())
 
     let owner = SessionReference()
 
@@ -144,8 +147,8 @@ extension VideoDataOutput {
         // (late ones are dropped) go straight from the tee to the appsink, whose callback only
         // hands them over: one thread hand-off less per frame and at start.
         if converts || !discardsLate {
-            var queue: [PipelinePlan.Property] = []
-            if discardsLate { queue = [.init("max-size-buffers", "1"), .init("leaky", "downstream")] }
+            var queue: [PipelinePlan.Property] = [.init("max-size-buffers", discardsLate ? "1" : String(Self.keptFrameLimit)), .init("leaky", "downstream")]
+            if !discardsLate { queue += [.init("max-size-bytes", "0"), .init("max-size-time", "0")] }
             chain.append(.init("queue", name: "\(prefix)_queue", queue))
         }
         if converts {
@@ -159,26 +162,52 @@ extension VideoDataOutput {
         }
         chain.append(.init("appsink", name: "\(prefix)_sink", [
             .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
-            .init("max-buffers", "1"), .init("drop", "true"), .init("wait-on-eos", "false"),
+            .init("max-buffers", discardsLate ? "1" : String(Self.keptFrameLimit)), .init("drop", discardsLate ? "true" : "false"),
+            .init("wait-on-eos", "false"),
         ]))
         return chain
     }
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let slot = branch.slot
-        AppSink.setHandlers(.init(newSample: { [weak self] sample in
-            self?.deliver(sample, connection: slot.connection)
-        }), on: try branch.element("sink"))
+        let sink = try branch.element("sink")
+        if (try? sink.get("drop")) == "false" {
+            // Kept frames: take them from the appsink only while fewer than the limit are with
+            // the delegate; the rest wait in the appsink, which holds its own thread when full.
+            AppSink.setSampleReadyHandler({ [weak self, weak sink] in
+                guard let self, let sink else { return }
+                pump(sink, slot: slot)
+            }, on: sink)
+        } else {
+            AppSink.setHandlers(.init(newSample: { [weak self] sample in
+                self?.deliver(sample, connection: slot.connection, done: nil)
+            }), on: sink)
+        }
+    }
+
+    /// Takes waiting frames from the appsink while the delegate has fewer than the limit, and
+    /// hands each over; called from the streaming thread and from the delegate's queue after
+    /// each frame. Holds `pumping` only around taking and queueing, never across the delegate.
+    private func pump(_ sink: Element, slot: ConnectionSlot) {
+        pumping.withLock { _ in
+            while inFlight.load(ordering: .acquiring) < Self.keptFrameLimit, let sample = AppSink.pullSample(from: sink) {
+                deliver(sample, connection: slot.connection) { [weak self, weak sink] in
+                    guard let self, let sink else { return }
+                    pump(sink, slot: slot)
+                }
+            }
+        }
     }
 
     func detach(error: CaptureError) {
         state.withLock { $0.layouts = LayoutCache() }
     }
 
-    /// On the appsink's streaming thread: wraps the frame and hands it over; never runs user code here.
-    private func deliver(_ sample: Sample, connection: CaptureConnection) {
-        let (layout, delivery, discardsLate, streams) = state.withLock { state in
-            (state.layouts.layout(of: sample), state.delivery, state.discardsLate, state.streamList)
+    /// Wraps the frame and hands it over; never runs user code here. `done`, for kept frames,
+    /// runs on the delegate's queue after the delegate has the frame.
+    private func deliver(_ sample: Sample, connection: CaptureConnection, done: (@Sendable () -> Void)?) {
+        let (layout, delivery, streams) = state.withLock { state in
+            (state.layouts.layout(of: sample), state.delivery, state.streamList)
         }
         guard let layout else { return }
         let (orientation, mirrored) = connection.orientationState
@@ -186,7 +215,7 @@ extension VideoDataOutput {
             videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: connection.device?.uniqueID ?? ""))
         for stream in streams { stream.yield(buffer) }
         guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
-        if discardsLate {
+        if done == nil {
             if inFlight.load(ordering: .acquiring) > 0 {
                 queue.async { delegate.captureOutput(self, didDrop: buffer, from: connection) }
                 return
@@ -197,10 +226,11 @@ extension VideoDataOutput {
                 self.inFlight.subtract(1, ordering: .acquiringAndReleasing)
             }
         } else {
-            keptFrames.wait()
-            queue.async { [keptFrames] in
+            inFlight.add(1, ordering: .acquiringAndReleasing)
+            queue.async {
                 delegate.captureOutput(self, didOutput: buffer, from: connection)
-                keptFrames.signal()
+                self.inFlight.subtract(1, ordering: .acquiringAndReleasing)
+                done?()
             }
         }
     }
