@@ -4,8 +4,9 @@ import Synchronization
 
 /// A message posted on a pipeline's bus, decoded into Swift values.
 public enum BusMessage: Sendable, Equatable {
-    /// An element failed; `source` is the element's name, `debug` GStreamer's debug detail.
-    case error(source: String, message: String, debug: String?)
+    /// An element failed; `source` is the element's name, `debug` GStreamer's debug detail,
+    /// `reason` what kind of failure its error domain and code say it is.
+    case error(source: String, message: String, debug: String?, reason: BusErrorReason)
     case warning(source: String, message: String, debug: String?)
     case endOfStream
     case stateChanged(source: String, old: State, new: State)
@@ -35,7 +36,7 @@ public final class Bus: Sendable {
     func pendingErrorText() -> String? {
         guard let message = gst_bus_pop_filtered(pointer.raw, GST_MESSAGE_ERROR) else { return nil }
         defer { gst_message_unref(message) }
-        if case .error(let source, let text, _) = BusMessage(message) {
+        if case .error(let source, let text, _, _) = BusMessage(message) {
             return "\(source): \(text)"
         }
         return nil
@@ -74,10 +75,11 @@ extension BusMessage {
             }
             let text = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             let detail = debug.map { String(cString: $0) }
+            let reason = BusErrorReason(error)
             g_error_free(error)
             g_free(debug)
             self = message.pointee.type == GST_MESSAGE_ERROR
-                ? .error(source: source, message: text, debug: detail)
+                ? .error(source: source, message: text, debug: detail, reason: reason)
                 : .warning(source: source, message: text, debug: detail)
         case GST_MESSAGE_EOS:
             self = .endOfStream

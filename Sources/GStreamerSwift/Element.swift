@@ -121,6 +121,12 @@ extension Element {
         case core, library, resource, stream
     }
 
+    /// Posts a resource error for `reason` from this element, as a device source that lost its
+    /// device (or found it busy) would: what the virtual camera's fault injection does.
+    public func postDeviceError(_ reason: BusErrorReason, message: String) {
+        post(quark: gst_resource_error_quark(), code: reason.resourceCode, message: message)
+    }
+
     /// Posts an error message from this element on its bus, as a failing element would.
     public func postError(domain: ErrorDomain, message: String) {
         let quark: GQuark = switch domain {
@@ -129,7 +135,11 @@ extension Element {
         case .resource: gst_resource_error_quark()
         case .stream: gst_stream_error_quark()
         }
-        let error = g_error_new_literal(quark, 1, message)
+        post(quark: quark, code: 1, message: message)
+    }
+
+    private func post(quark: GQuark, code: Int32, message: String) {
+        let error = g_error_new_literal(quark, code, message)
         let gstMessage = gst_message_new_error(UnsafeMutableRawPointer(pointer.raw).assumingMemoryBound(to: GstObject.self), error, nil)
         g_error_free(error)
         _ = gst_element_post_message(pointer.raw, gstMessage)

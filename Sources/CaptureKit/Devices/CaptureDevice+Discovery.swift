@@ -3,10 +3,20 @@ import GStreamerSwift
 import Synchronization
 
 extension CaptureDevice {
-    /// Posted when a device appears; the notification's object is the device.
+    /// Posted when a device appears; the notification's object is the device. Posted on
+    /// CaptureKit's serial device-notification queue, never on a GStreamer thread.
     public static let wasConnectedNotification = Notification.Name("CaptureDeviceWasConnected")
-    /// Posted when a device disappears; the notification's object is the device.
+    /// Posted when a device disappears; the notification's object is the device. Posted on
+    /// CaptureKit's serial device-notification queue, never on a GStreamer thread.
     public static let wasDisconnectedNotification = Notification.Name("CaptureDeviceWasDisconnected")
+
+    /// Where hot-plug notifications are posted, in order.
+    static let notificationQueue = DispatchQueue(label: "capturekit.devices.notifications")
+
+    /// Posts a hot-plug notification for `device` from the device-notification queue.
+    static func post(_ name: Notification.Name, for device: CaptureDevice) {
+        notificationQueue.async { NotificationCenter.default.post(name: name, object: device) }
+    }
 
     /// Every device: cameras found by GstDeviceMonitor, then the virtual back and front cameras
     /// where no hardware camera is connected or where `listsVirtualDevices` asks for them (so that
@@ -162,12 +172,12 @@ final class DeviceRegistry: Sendable {
         switch message {
         case .deviceAdded(let found):
             if let device = register(found, as: mediaType) {
-                NotificationCenter.default.post(name: CaptureDevice.wasConnectedNotification, object: device)
+                CaptureDevice.post(CaptureDevice.wasConnectedNotification, for: device)
             }
         case .deviceRemoved(let found):
             let uniqueID = mediaType == .video ? V4L2DeviceDescription(found)?.uniqueID : MicrophoneDescription(found)?.uniqueID
             if let uniqueID, let device = unregister(uniqueID: uniqueID) {
-                NotificationCenter.default.post(name: CaptureDevice.wasDisconnectedNotification, object: device)
+                CaptureDevice.post(CaptureDevice.wasDisconnectedNotification, for: device)
             }
         default:
             break

@@ -71,6 +71,8 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         /// The running pipeline's digital-zoom crop, for cameras that zoom in the pipeline.
         var liveCrop: Element?
         var sensor = SensorUpdates()
+        /// A failure injected into a virtual camera.
+        var virtualFault: VirtualCameraFault?
     }
 
     init(uniqueID: String, modelID: String, localizedName: String, manufacturer: String,

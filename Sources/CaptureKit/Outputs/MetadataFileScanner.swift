@@ -109,7 +109,7 @@ final class FileScan: Sendable {
         case .endOfStream:
             continuation.finish()
             stop()
-        case .error(let source, let text, _):
+        case .error(let source, let text, _, _):
             continuation.finish(throwing: CaptureError.pipelineFailed(element: source, message: text))
             stop()
         default:

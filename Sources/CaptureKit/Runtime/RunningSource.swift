@@ -9,6 +9,8 @@ struct RunningSource: Sendable {
     let bin: Bin
     let tee: Element
     let sensor: VirtualCameraSensor?
+    /// Out of the pipeline while its device is gone or busy; its tee and branches stay.
+    var isSuspended = false
 
     /// Builds the source bin for `plan` (without its tee) with a ghost `src` pad, and installs
     /// the per-source probes: the virtual sensor paints at the caps filter, the auto-control
@@ -23,6 +25,10 @@ struct RunningSource: Sendable {
         do throws(GStreamerError) {
             let exit = try bin.element(named: head[head.count - 1].name).staticPad("src")
             let ghost = try bin.addGhostPad(name: "src", target: exit)
+            if device.source == .virtual {
+                let source = try bin.element(named: "\(plan.key)_src")
+                device.installFaults(on: try source.staticPad("src"), element: source)
+            }
             if device.source == .virtualMicrophone, let audio = format.audioFormat {
                 VirtualMicrophoneSignal.install(on: try bin.element(named: "\(plan.key)_src").staticPad("src"), format: audio)
             }

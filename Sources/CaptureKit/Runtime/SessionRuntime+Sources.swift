@@ -25,47 +25,75 @@ extension SessionRuntime {
         live.withLock { $0.sources[plan.key] = source }
     }
 
-    /// Swaps the elements before a source's tee (a camera switch or a format change). The old
-    /// bin's pad is blocked first, so no frame is half-pushed into the tee; taking the bin to
-    /// NULL flushes it (which releases the block), then the new bin is linked in its place.
-    /// Branches and their tee pads are untouched, and the new source timestamps in the same
-    /// running time, so presentation times continue.
+    /// Swaps the elements before a source's tee (a camera switch or a format change): the old
+    /// bin is taken out, the new one linked in its place. Branches and their tee pads are
+    /// untouched, and the new source timestamps in the same running time, so presentation
+    /// times continue.
     func replaceSource(_ plan: PipelinePlan.Source, input: SessionGraph.Input) throws(CaptureError) {
         guard let old = live.withLock({ $0.sources[plan.key] }) else { return try addSource(plan, input: input) }
         let fresh = try RunningSource.make(plan, input: input, tee: old.tee)
         if old.input.device != input.device { old.input.device.setLiveElements(source: nil, crop: nil) }
-        let teeSink: Pad
-        do {
-            teeSink = try old.tee.staticPad("sink")
-        } catch {
-            throw .pipelineFailed(error)
-        }
-        if let exit = try? old.bin.element.staticPad("src") {
-            let blocked = DispatchSemaphore(value: 0)
-            exit.addProbe(.blockDownstream) { _, _ in
-                blocked.signal()
-                return .ok
+        if !old.isSuspended { takeOut(old) }
+        try putIn(fresh)
+    }
+
+    /// Takes a source's bin out of the pipeline and leaves its tee and branches waiting (a
+    /// device gone or busy); `resumeSource` puts a new one in.
+    func suspendSource(_ key: String) {
+        guard let source = live.withLock({ live -> RunningSource? in
+            guard let source = live.sources[key], !source.isSuspended else { return nil }
+            live.sources[key]?.isSuspended = true
+            return source
+        }) else { return }
+        takeOut(source)
+    }
+
+    /// Builds a suspended source again and links it to its tee; `flowing` runs (on the
+    /// streaming thread) when its first frame leaves the bin.
+    func resumeSource(_ key: String, input: SessionGraph.Input, flowing: @escaping @Sendable () -> Void) throws(CaptureError) {
+        guard let old = live.withLock({ $0.sources[key] }), old.isSuspended else { return }
+        let fresh = try RunningSource.make(old.plan, input: input, tee: old.tee)
+        if let exit = try? fresh.bin.element.staticPad("src") {
+            exit.addProbe(.buffer) { _, _ in
+                flowing()
+                return .remove
             }
-            // A source that sends nothing (not yet playing, or stalled) has nothing in flight.
-            if pipeline.currentState == .playing { _ = blocked.wait(timeout: .now() + .milliseconds(500)) }
-            pipeline.remove(old.bin)
-            exit.unlink(from: teeSink)
         }
-        pipeline.add(fresh.bin)
+        try putIn(fresh)
+    }
+
+    /// Unlinks a source bin from its tee and removes it. Its pad is blocked first, so no frame
+    /// is half-pushed into the tee; taking the bin to NULL flushes it (which releases the block).
+    private func takeOut(_ source: RunningSource) {
+        guard let teeSink = try? source.tee.staticPad("sink"), let exit = try? source.bin.element.staticPad("src") else { return }
+        let blocked = DispatchSemaphore(value: 0)
+        exit.addProbe(.blockDownstream) { _, _ in
+            blocked.signal()
+            return .ok
+        }
+        // A source that sends nothing (not yet playing, failed, or stalled) has nothing in flight.
+        if pipeline.currentState == .playing { _ = blocked.wait(timeout: .now() + .milliseconds(200)) }
+        pipeline.remove(source.bin)
+        exit.unlink(from: teeSink)
+    }
+
+    /// Adds a source bin, links it to its tee and brings it to the pipeline's state.
+    private func putIn(_ source: RunningSource) throws(CaptureError) {
+        pipeline.add(source.bin)
         do {
-            try fresh.bin.element.staticPad("src").link(to: teeSink)
+            try source.bin.element.staticPad("src").link(to: try source.tee.staticPad("sink"))
         } catch {
             throw .pipelineFailed(error)
         }
-        fresh.bin.element.syncStateWithParent()
-        live.withLock { $0.sources[plan.key] = fresh }
+        source.bin.element.syncStateWithParent()
+        live.withLock { $0.sources[source.plan.key] = source }
     }
 
     /// Removes a source bin and its tee (its branches were removed before).
     func removeSource(_ key: String) {
         guard let source = live.withLock({ $0.sources.removeValue(forKey: key) }) else { return }
         source.input.device.setLiveElements(source: nil, crop: nil)
-        pipeline.remove(source.bin)
+        if !source.isSuspended { pipeline.remove(source.bin) }
         pipeline.remove(source.tee)
     }
 }

@@ -54,6 +54,7 @@ extension CaptureSession {
             }) else { return false }
             setRunState(.stopping)
             runtime.stop()
+            if state.withLock({ $0.interruption != nil }) { setInterruptionEnded() }
             setConnectionsActive(false)
             setRunState(.idle)
             return true
@@ -141,13 +142,19 @@ extension CaptureSession {
     /// Bus messages, on the bus thread: handled on the notification queue, never here. An
     /// error in an output's branch removes that branch and is posted naming the output, the
     /// others keep running; any other error, or the end of the stream, stops the session.
+    /// A source whose device is gone or busy interrupts the session instead (see
+    /// `isInterrupted`).
     private func handle(_ message: BusMessage, generation: Int) {
         switch message {
-        case .error(let source, let text, let debug):
+        case .error(let source, let text, let debug, let reason):
             CaptureLog.logger.error("\(source): \(text) (\(debug ?? ""))")
             let owner = state.withLock { $0.generation == generation ? $0.runtime : nil }?.owner(ofElement: source)
             if case .branch(let key, let output) = owner {
                 notifications.async { self.branchFailed(key, output: output, element: source, message: text, generation: generation) }
+                return
+            }
+            if case .source(let key) = owner, reason != .other {
+                notifications.async { self.interrupt(source: key, reason: reason, generation: generation) }
                 return
             }
             notifications.async {

@@ -28,6 +28,8 @@ public final class CaptureSession: Sendable, Observable {
         var preset: SessionPreset = .high
         var configurationDepth = 0
         var runState = RunState.idle
+        /// An input's device gone or busy while running.
+        var interruption: Interruption?
         var runtime: SessionRuntime?
         /// Counts pipelines built, to tell a current pipeline's messages from a stopped one's.
         var generation = 0

@@ -1,0 +1,116 @@
+import Foundation
+import GStreamerSwift
+
+/// Interruptions: an input's device that goes away or is taken by another process takes only
+/// its source out of the running pipeline. The session stays running, its outputs attached; it
+/// posts `wasInterruptedNotification`, retries the device every `retryInterval`, and when frames
+/// flow again posts `interruptionEndedNotification`. Both are posted on the session's
+/// notification queue, never on a GStreamer thread.
+extension CaptureSession {
+    /// Posted when an input's device went away or is in use; `userInfo[interruptionReasonKey]`
+    /// is an `InterruptionReason`.
+    public static let wasInterruptedNotification = Notification.Name("CaptureSessionWasInterrupted")
+    /// Posted when the interrupted device delivers frames again.
+    public static let interruptionEndedNotification = Notification.Name("CaptureSessionInterruptionEnded")
+    /// The `userInfo` key of the reason in a was-interrupted notification.
+    public static let interruptionReasonKey = "CaptureSessionInterruptionReasonKey"
+
+    /// How often an interrupted session tries its device again.
+    static let retryInterval = DispatchTimeInterval.milliseconds(250)
+
+    /// An interruption in progress.
+    struct Interruption {
+        var source: String
+        var reason: InterruptionReason
+        /// A new source is being started; wait for its first frame or its failure.
+        var resuming = false
+    }
+
+    /// Whether an input's device is gone or busy while the session runs (observable).
+    public var isInterrupted: Bool {
+        registrar.access(self, keyPath: \.isInterrupted)
+        return state.withLock { $0.interruption != nil }
+    }
+
+    private func setInterruption(_ change: (inout Interruption?) -> Void) {
+        registrar.withMutation(of: self, keyPath: \.isInterrupted) {
+            state.withLock { change(&$0.interruption) }
+        }
+    }
+
+    /// Clears the interruption when the session stops.
+    func setInterruptionEnded() {
+        setInterruption { $0 = nil }
+    }
+
+    /// On the notification queue: a source's device is gone or busy.
+    func interrupt(source key: String, reason: BusErrorReason, generation: Int) {
+        let began = transitions.withLock { _ -> InterruptionReason? in
+            guard let (runtime, input) = state.withLock({ state -> (SessionRuntime, SessionGraph.Input)? in
+                guard state.generation == generation, state.isRunning, let runtime = state.runtime else { return nil }
+                return runtime.live.withLock { $0.sources[key] }.map { (runtime, $0.input) }
+            }) else { return nil }
+            runtime.suspendSource(key)
+            let audio = input.mediaType == .audio
+            let why: InterruptionReason = reason == .deviceBusy
+                ? (audio ? .audioDeviceInUseByAnotherClient : .videoDeviceInUseByAnotherClient)
+                : (audio ? .audioDeviceNotAvailable : .videoDeviceNotAvailable)
+            let already = state.withLock { $0.interruption != nil }
+            setInterruption { $0 = Interruption(source: key, reason: why) }
+            return already ? nil : why
+        }
+        guard let began else { return }
+        CaptureLog.logger.warning("session interrupted: \(began.rawValue)")
+        NotificationCenter.default.post(name: Self.wasInterruptedNotification, object: self,
+                                        userInfo: [Self.interruptionReasonKey: began])
+        scheduleResume(generation: generation)
+    }
+
+    private func scheduleResume(generation: Int) {
+        notifications.asyncAfter(deadline: .now() + Self.retryInterval) { [weak self] in
+            self?.tryResume(generation: generation)
+        }
+    }
+
+    /// On the notification queue: starts the interrupted source again when its device is there.
+    private func tryResume(generation: Int) {
+        transitions.withLock { _ in
+            guard let (runtime, interruption) = state.withLock({ state -> (SessionRuntime, Interruption)? in
+                guard state.generation == generation, state.isRunning, let runtime = state.runtime,
+                      let interruption = state.interruption else { return nil }
+                return (runtime, interruption)
+            }) else { return }
+            guard !interruption.resuming, let input = runtime.live.withLock({ $0.sources[interruption.source]?.input }),
+                  Self.isAvailable(input.device) else { return }
+            setInterruption { $0?.resuming = true }
+            do throws(CaptureError) {
+                let notifications = self.notifications
+                let session = SessionReference()
+                session.set(self)
+                try runtime.resumeSource(interruption.source, input: input) {
+                    notifications.async { session.value?.interruptionEnded(generation: generation) }
+                }
+            } catch {
+                CaptureLog.logger.warning("resuming \(interruption.source) failed: \(error)")
+                setInterruption { $0?.resuming = false }
+            }
+        }
+        guard state.withLock({ $0.generation == generation && $0.interruption != nil && $0.isRunning }) else { return }
+        scheduleResume(generation: generation)
+    }
+
+    /// On the notification queue: the resumed source's first frame left it.
+    private func interruptionEnded(generation: Int) {
+        guard state.withLock({ $0.generation == generation && $0.interruption != nil }) else { return }
+        setInterruption { $0 = nil }
+        NotificationCenter.default.post(name: Self.interruptionEndedNotification, object: self)
+    }
+
+    /// Whether a device is worth opening again: connected (a re-plugged camera is a new object
+    /// with the same uniqueID). A busy device is tried: a new source fails as the old one did
+    /// (interrupting again, quietly) until the other process lets go.
+    static func isAvailable(_ device: CaptureDevice) -> Bool {
+        device.isConnected || CaptureDevice(uniqueID: device.uniqueID)?.isConnected == true
+    }
+}
+

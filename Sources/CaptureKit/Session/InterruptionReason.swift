@@ -1,0 +1,11 @@
+/// Why a session was interrupted (AVCaptureSession.InterruptionReason).
+public enum InterruptionReason: String, Sendable, Hashable {
+    /// The input's device went away (unplugged) or stopped answering.
+    case videoDeviceNotAvailable
+    /// Another process holds the input's device.
+    case videoDeviceInUseByAnotherClient
+    /// The microphone went away.
+    case audioDeviceNotAvailable
+    /// Another process holds the microphone.
+    case audioDeviceInUseByAnotherClient
+}
