@@ -120,10 +120,11 @@ struct LiveBinTests {
         let teeSink = try fixture.tee.staticPad("sink")
         let old = fixture.sourceBin
         let oldSource = try old.element.staticPad("src")
-        // Block the old source's own pad: taking the bin to NULL flushes it, which wakes the probe,
-        // so nothing is half-pushed into the tee and nothing waits for a thread that is blocked.
+        // Block the pad inside the bin, not the bin's ghost pad: taking the bin to NULL flushes
+        // the caps filter's pad (children change sink first), which wakes the probe before the
+        // source waits for its thread; so nothing is half-pushed into the tee.
         let blocked = DispatchSemaphoreBox()
-        oldSource.addProbe(.blockDownstream) { _, _ in
+        try old.element(named: "source_caps").staticPad("src").addProbe(.blockDownstream) { _, _ in
             blocked.signal()
             return .ok
         }

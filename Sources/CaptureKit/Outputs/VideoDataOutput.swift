@@ -24,9 +24,9 @@ extension VideoDataOutputSampleBufferDelegate {
 /// data is the branch's buffer, mapped without copying. With `alwaysDiscardsLateVideoFrames`
 /// (the default) a frame that arrives while the delegate is still busy is dropped and reported
 /// through `didDrop`; without it, up to `keptFrameLimit` frames wait in the branch's appsink
-/// while the delegate is busy (GStreamer's own backpressure: no thread waits for the delegate)
-/// and the branch's queue keeps the newest few beyond that; the camera and the other outputs
-/// never wait.
+/// while `keptFrameLimit` are with the delegate, and only a delegate slower than the camera for
+/// longer than that loses the oldest waiting ones. No thread waits for the delegate: the camera
+/// and the other outputs run on.
 public final class VideoDataOutput: OutputNode {
     /// The format frames are delivered in (AVVideoSettings).
     public struct VideoSettings: Sendable, Hashable {
@@ -162,7 +162,7 @@ extension VideoDataOutput {
         }
         chain.append(.init("appsink", name: "\(prefix)_sink", [
             .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
-            .init("max-buffers", discardsLate ? "1" : String(Self.keptFrameLimit)), .init("drop", discardsLate ? "true" : "false"),
+            .init("max-buffers", discardsLate ? "1" : String(Self.keptFrameLimit)), .init("drop", "true"),
             .init("wait-on-eos", "false"),
         ]))
         return chain
@@ -171,9 +171,9 @@ extension VideoDataOutput {
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let slot = branch.slot
         let sink = try branch.element("sink")
-        if (try? sink.get("drop")) == "false" {
+        if (try? sink.get("max-buffers")) != "1" {
             // Kept frames: take them from the appsink only while fewer than the limit are with
-            // the delegate; the rest wait in the appsink, which holds its own thread when full.
+            // the delegate; the rest wait in the appsink, which keeps the newest when full.
             AppSink.setSampleReadyHandler({ [weak self, weak sink] in
                 guard let self, let sink else { return }
                 pump(sink, slot: slot)

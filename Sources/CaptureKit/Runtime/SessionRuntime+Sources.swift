@@ -62,12 +62,16 @@ extension SessionRuntime {
         try putIn(fresh)
     }
 
-    /// Unlinks a source bin from its tee and removes it. Its pad is blocked first, so no frame
-    /// is half-pushed into the tee; taking the bin to NULL flushes it (which releases the block).
+    /// Unlinks a source bin from its tee and removes it. The last element's pad is blocked
+    /// first, so no frame or event is half-pushed into the tee; taking the bin to NULL flushes
+    /// that pad before it stops the source (a bin changes its children sink first), which
+    /// releases the block. (Blocking the bin's ghost pad instead deadlocks: the bin deactivates
+    /// its own pads only after its children stopped, and the source waits for its thread.)
     private func takeOut(_ source: RunningSource) {
-        guard let teeSink = try? source.tee.staticPad("sink"), let exit = try? source.bin.element.staticPad("src") else { return }
+        guard let teeSink = try? source.tee.staticPad("sink"), let exit = try? source.bin.element.staticPad("src"),
+              let last = source.plan.head.last, let inner = try? source.bin.element(named: last.name).staticPad("src") else { return }
         let blocked = DispatchSemaphore(value: 0)
-        exit.addProbe(.blockDownstream) { _, _ in
+        inner.addProbe(.blockDownstream) { _, _ in
             blocked.signal()
             return .ok
         }
