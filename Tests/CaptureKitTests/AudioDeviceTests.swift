@@ -35,7 +35,7 @@ struct AudioDeviceTests {
         #expect(CaptureDevice.devices().suffix(microphones.count) == microphones[...], "microphones follow the cameras")
         #expect(CaptureDevice(uniqueID: "virtual:microphone") == mic)
         #expect(try CaptureDevice.find("virtual:microphone") == mic)
-        let hardware = microphones.filter { $0.source != .virtualMicrophone }
+        let hardware = microphones.filter { !($0.backend is VirtualMicrophoneBackend) }
         #expect(CaptureDevice.default(for: .audio) == (hardware.first ?? mic), "a hardware microphone, else the virtual one")
         #expect(CaptureDevice.default(for: .video)?.hasMediaType(.video) == true)
         // Every preset suits a microphone (presets choose video formats); its input has one audio port.
@@ -57,7 +57,9 @@ struct AudioDeviceTests {
         })
         let device = mic.makeDevice()
         #expect(device.activeFormat.description == "48000 Hz 2 ch s16le")
-        #expect(device.source == .microphone(factory: "pulsesrc", properties: ["device": "alsa_input.usb-Blue_Microphones_Yeti_Stereo_Microphone_REV8-00.analog-stereo"]))
+        let backend = try #require(device.backend as? MicrophoneBackend)
+        #expect(backend.factory == "pulsesrc")
+        #expect(backend.properties == ["device": "alsa_input.usb-Blue_Microphones_Yeti_Stereo_Microphone_REV8-00.analog-stereo"])
         #expect(device.mediaTypes == [.audio] && device.position == .unspecified)
 
         #expect(try Self.pulseMicrophone(deviceClass: "monitor") == nil, "a monitor of an output is not a microphone")

@@ -141,3 +141,42 @@ struct CallbackContractTests {
         #expect(session.outputs.count == 1)
     }
 }
+
+/// Still completion handlers: on the output's queue, in request order, whichever path.
+@Suite("Still completion order", .serialized)
+struct StillCompletionOrderTests {
+    static let queueKey = DispatchSpecificKey<String>()
+
+    @Test("a flash still requested first completes first, though the plain still after it is ready sooner; both on the output's queue")
+    func flashThenPlain() async throws {
+        let still = StillImageOutput()
+        still.callbackQueue.setSpecific(key: Self.queueKey, value: "still")
+        let test = try TestSession(preset: .cif352x288, outputs: [still])
+        let device = test.input.device
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let connection = try #require(still.connection(with: .video))
+        try device.lockForConfiguration()
+        try device.setFlashMode(.on)
+        let order = Mutex<[String]>([])
+        let done = AsyncStream<Void>.makeStream()
+        try still.captureStillImage(from: connection) { sample, _ in
+            order.withLock { $0.append("flash \(sample != nil) \(DispatchQueue.getSpecific(key: Self.queueKey) ?? "elsewhere")") }
+            done.continuation.yield()
+        }
+        try device.setFlashMode(.off)
+        device.unlockForConfiguration()
+        try still.captureStillImage(from: connection) { sample, _ in
+            order.withLock { $0.append("plain \(sample != nil) \(DispatchQueue.getSpecific(key: Self.queueKey) ?? "elsewhere")") }
+            done.continuation.yield()
+        }
+        // A request that throws gives up its place: later handlers are not held.
+        #expect(throws: CaptureError.self) { try still.captureStillImage(from: CaptureConnection(inputPorts: [], output: still)) { _, _ in } }
+        var iterator = done.stream.makeAsyncIterator()
+        await iterator.next()
+        await iterator.next()
+        #expect(order.withLock { $0 } == ["flash true still", "plain true still"])
+        let after = try await still.captureStillImage(from: connection)
+        #expect(after.formatDescription.codec == .jpeg)
+    }
+}

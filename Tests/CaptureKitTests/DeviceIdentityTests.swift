@@ -32,12 +32,12 @@ struct DeviceIdentityTests {
     func virtualListing() throws {
         let registry = DeviceRegistry()
         registry.listsVirtual.store(false, ordering: .relaxed)
-        let none = registry.cameras().filter { $0.source != .virtual }
+        let none = registry.cameras().filter { !$0.backend.simulatesSensor }
         if none.isEmpty {
             #expect(registry.cameras().map(\.uniqueID) == ["virtual:back", "virtual:front"], "no hardware: the virtual cameras stand in")
         }
         let camera = try #require(registry.register(try Self.camera()))
-        #expect(!registry.cameras().contains { $0.source == .virtual } && registry.cameras().contains(camera))
+        #expect(!registry.cameras().contains { $0.backend.simulatesSensor } && registry.cameras().contains(camera))
         #expect(registry.device(uniqueID: "virtual:front") === VirtualCamera.front)
         #expect(registry.defaultDevice(for: .video) == camera)
         registry.listsVirtual.store(true, ordering: .relaxed)

@@ -11,7 +11,7 @@ struct V4L2SeedControlTests {
         let format = CaptureDevice.Format(pixelFormat: .yuy2, width: 640, height: 480,
                                           videoSupportedFrameRateRanges: [.init(minFrameRate: 30, maxFrameRate: 30)])
         return CaptureDevice(uniqueID: "/dev/v4l/by-id/\(fixture)", modelID: fixture, localizedName: fixture, manufacturer: "Logitech",
-                             position: .unspecified, formats: [format], activeFormat: format, source: .v4l2(path: "/dev/video-\(fixture)"),
+                             position: .unspecified, formats: [format], activeFormat: format, backend: V4L2Backend(path: "/dev/video-\(fixture)"),
                              v4l2Mapping: mapping)
     }
 

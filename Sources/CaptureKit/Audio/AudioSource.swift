@@ -21,30 +21,35 @@ enum AudioSource {
     /// Devices without audio (cameras) have no audio source: the chain is empty. A format that is
     /// not an audio format is replaced by the device's active format.
     static func sourceChain(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        guard device.backend.mediaType == .audio else { return [] }
+        return device.backend.sourceElements(prefix: prefix, device: device, format: format)
+    }
+
+    /// The virtual microphone's chain (`VirtualMicrophoneBackend`).
+    static func virtualChain(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         guard let audio = format.audioFormat ?? device.activeFormat.audioFormat else { return [] }
-        let caps = PipelinePlan.Element("capsfilter", name: "\(prefix)_caps", [.init("caps", audio.caps)])
-        switch device.source {
-        case .virtualMicrophone:
-            return [
-                .init("audiotestsrc", name: "\(prefix)_src", [
-                    .init("is-live", "true"), .init("wave", "silence"),
-                    .init("samplesperbuffer", String(max(1, audio.sampleRate / virtualBuffersPerSecond))),
-                ]),
-                caps,
-            ]
-        case .microphone(let factory, let properties):
-            var settings = properties.sorted { $0.key < $1.key }.map { PipelinePlan.Property($0.key, $0.value) }
-            if ["pulsesrc", "alsasrc"].contains(factory) && properties["provide-clock"] == nil {
-                settings.append(.init("provide-clock", "false"))
-            }
-            return [
-                .init(factory, name: "\(prefix)_src", settings),
-                .init("audioconvert", name: "\(prefix)_convert"),
-                .init("audioresample", name: "\(prefix)_resample"),
-                caps,
-            ]
-        case .virtual, .v4l2, .testPattern:
-            return []
+        return [
+            .init("audiotestsrc", name: "\(prefix)_src", [
+                .init("is-live", "true"), .init("wave", "silence"),
+                .init("samplesperbuffer", String(max(1, audio.sampleRate / virtualBuffersPerSecond))),
+            ]),
+            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", audio.caps)]),
+        ]
+    }
+
+    /// A monitored microphone's chain (`MicrophoneBackend`).
+    static func microphoneChain(prefix: String, factory: String, properties: [String: String],
+                                device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        guard let audio = format.audioFormat ?? device.activeFormat.audioFormat else { return [] }
+        var settings = properties.sorted { $0.key < $1.key }.map { PipelinePlan.Property($0.key, $0.value) }
+        if ["pulsesrc", "alsasrc"].contains(factory) && properties["provide-clock"] == nil {
+            settings.append(.init("provide-clock", "false"))
         }
+        return [
+            .init(factory, name: "\(prefix)_src", settings),
+            .init("audioconvert", name: "\(prefix)_convert"),
+            .init("audioresample", name: "\(prefix)_resample"),
+            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", audio.caps)]),
+        ]
     }
 }

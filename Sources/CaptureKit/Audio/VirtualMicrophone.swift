@@ -21,5 +21,5 @@ enum VirtualMicrophone {
                                       localizedName: "CaptureKit Virtual Microphone", manufacturer: manufacturer,
                                       position: .unspecified, formats: formats,
                                       activeFormat: MicrophoneDescription.preferredFormat(among: formats)!,
-                                      source: .virtualMicrophone)
+                                      backend: VirtualMicrophoneBackend())
 }

@@ -51,7 +51,7 @@ final class AutoControlLoop: Sendable {
         self.device = device
         self.meter = meter
         self.targetLuma = targetLuma
-        isVirtual = device.source == .virtual
+        isVirtual = device.backend.simulatesSensor
         settleFrames = isVirtual ? 1 : 3
         runsExposure = device.runsExposureLoop
         runsWhiteBalance = device.runsWhiteBalanceLoop

@@ -38,7 +38,7 @@ extension CaptureDevice {
                                 frameRateRanges: format.videoSupportedFrameRateRanges.map { .init(min: $0.minFrameRate, max: $0.maxFrameRate) }),
             v4l2Controls: nil
         )
-        if case .v4l2(let path) = source {
+        if let path = backend.devicePath {
             let table: V4L2ControlTable
             do {
                 table = try V4L2ControlTable.query(deviceAt: path)

@@ -17,12 +17,8 @@ extension CaptureDevice {
     /// the seed capabilities as their controls map (SPEC.md) followed by their raw V4L2 controls,
     /// read by ioctl. Microphones have none of these: they throw `mediaTypeNotSupported`.
     public func controls() throws(CaptureError) -> [ControlDescription] {
-        switch source {
-        case .virtualMicrophone, .microphone:
-            throw .mediaTypeNotSupported(device: uniqueID, mediaType: .video)
-        case .virtual, .testPattern:
-            return virtualControls()
-        case .v4l2(let path):
+        guard backend.mediaType == .video else { throw .mediaTypeNotSupported(device: uniqueID, mediaType: .video) }
+        if let path = backend.devicePath {
             let table: V4L2ControlTable
             do {
                 table = try V4L2ControlTable.query(deviceAt: path)
@@ -45,6 +41,7 @@ extension CaptureDevice {
             }
             return capabilities + raw
         }
+        return virtualControls()
     }
 
     private func virtualControls() -> [ControlDescription] {

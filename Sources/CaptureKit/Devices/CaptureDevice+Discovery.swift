@@ -117,7 +117,7 @@ final class DeviceRegistry: Sendable {
     /// The first hardware device for `mediaType`, else the first listed one (a virtual one).
     func defaultDevice(for mediaType: MediaType) -> CaptureDevice? {
         let candidates = devices().filter { $0.hasMediaType(mediaType) }
-        return candidates.first { !$0.source.isBuiltIn } ?? candidates.first
+        return candidates.first { !$0.backend.isBuiltIn } ?? candidates.first
     }
 
     /// The connected device with that uniqueID, listed or not.
@@ -148,7 +148,7 @@ final class DeviceRegistry: Sendable {
     private func knownDevice(atNode node: String) -> CaptureDevice? {
         known.withLock { known in
             known.values.first { device in
-                guard case .v4l2(let path) = device.source else { return false }
+                guard let path = device.backend.devicePath else { return false }
                 return URL(fileURLWithPath: path).resolvingSymlinksInPath().path == node
             }
         }

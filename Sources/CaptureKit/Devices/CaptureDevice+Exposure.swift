@@ -28,20 +28,20 @@ extension CaptureDevice {
     /// mapping: auto_exposure, exposure_time_absolute, gain or iso_sensitivity), with the same
     /// loop where a camera has manual exposure but no auto exposure.
     public func isExposureModeSupported(_ mode: ExposureMode) -> Bool {
-        switch (source, mode) {
-        case (.virtual, _): true
-        case (.v4l2, .continuousAutoExposure): v4l2Mapping == nil || v4l2Mapping![.exposureContinuous].isSupported
-        case (.v4l2, .autoExpose): runsExposureLoop
-        case (.v4l2, .locked): v4l2Mapping?[.exposureLocked].isSupported ?? false
-        case (.v4l2, .custom): v4l2Provides(.exposureCustom)
-        default: mode == .continuousAutoExposure && hasMediaType(.video)
+        if backend.simulatesSensor { return true }
+        guard backend.devicePath != nil else { return mode == .continuousAutoExposure && hasMediaType(.video) }
+        return switch mode {
+        case .continuousAutoExposure: v4l2Mapping == nil || v4l2Mapping![.exposureContinuous].isSupported
+        case .autoExpose: runsExposureLoop
+        case .locked: v4l2Mapping?[.exposureLocked].isSupported ?? false
+        case .custom: v4l2Provides(.exposureCustom)
         }
     }
 
     /// Whether CaptureKit's exposure loop sets the exposure in the auto modes (the virtual
     /// camera, and V4L2 cameras without auto exposure of their own).
     var runsExposureLoop: Bool {
-        guard let mapping = v4l2Mapping else { return source == .virtual }
+        guard let mapping = v4l2Mapping else { return backend.simulatesSensor }
         return mapping[.exposureContinuous] == .software(.exposureLoop)
     }
 
@@ -158,7 +158,7 @@ extension CaptureDevice {
     }
 
     /// The lens aperture (f-number); fixed.
-    public var lensAperture: Float { source == .virtual ? VirtualCamera.aperture : 0 }
+    public var lensAperture: Float { backend.simulatesSensor ? VirtualCamera.aperture : 0 }
 
     /// Sets exposure duration and ISO and switches to custom exposure. `completionHandler` gets
     /// the presentation time of the first frame exposed with them (exact on the virtual camera),

@@ -38,7 +38,7 @@ extension CaptureDevice {
     /// contrast-detect search); V4L2 cameras through focus_automatic_continuous and
     /// auto_focus_start, or the same search over focus_absolute (SPEC.md's mapping).
     public func isFocusModeSupported(_ mode: FocusMode) -> Bool {
-        guard let mapping = v4l2Mapping else { return source == .virtual }
+        guard let mapping = v4l2Mapping else { return backend.simulatesSensor }
         switch mode {
         case .locked: return mapping[.focusLocked].isSupported && mapping[.lensPosition].isSupported
         case .autoFocus: return mapping[.focusAutoOnce].isSupported
@@ -48,7 +48,7 @@ extension CaptureDevice {
 
     /// Whether CaptureKit's contrast-detect search drives the lens for `mode`.
     func searchesFocus(for mode: FocusMode) -> Bool {
-        guard let mapping = v4l2Mapping else { return source == .virtual && mode != .locked }
+        guard let mapping = v4l2Mapping else { return backend.simulatesSensor && mode != .locked }
         switch mode {
         case .locked: return false
         case .autoFocus: return mapping[.focusAutoOnce] == .software(.contrastDetectAutoFocus)

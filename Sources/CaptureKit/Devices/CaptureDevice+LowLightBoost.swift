@@ -3,7 +3,7 @@ extension CaptureDevice {
     /// then raise ISO from 800 to the format's maximum), and V4L2 cameras with
     /// exposure_dynamic_framerate or backlight_compensation.
     public var isLowLightBoostSupported: Bool {
-        source == .virtual || v4l2Provides(.lowLightBoost)
+        backend.simulatesSensor || v4l2Provides(.lowLightBoost)
     }
 
     /// Whether low-light boost is in use now: on the virtual camera while auto exposure needs
@@ -29,7 +29,7 @@ extension CaptureDevice {
         }
         withState { state in
             state.lowLight.isAllowed = allowed
-            if source != .virtual || !allowed { state.lowLight.isEnabled = allowed && source != .virtual }
+            if !backend.simulatesSensor || !allowed { state.lowLight.isEnabled = allowed && !backend.simulatesSensor }
         }
     }
 }

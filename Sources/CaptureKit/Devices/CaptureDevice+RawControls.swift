@@ -8,7 +8,7 @@ extension CaptureDevice {
     /// driver applies it to a frame of its choosing.
     public func setV4L2Control(_ name: String, to value: Int64) throws(CaptureError) {
         try requireConfigurationLock()
-        guard case .v4l2 = source else { throw .unsupported(feature: "V4L2 control '\(name)'", device: uniqueID) }
+        guard backend.devicePath != nil else { throw .unsupported(feature: "V4L2 control '\(name)'", device: uniqueID) }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             throw .invalidSetting(name: "V4L2 control name", value: name, valid: "a name as v4l2-ctl -L prints it, e.g. brightness")
         }
@@ -22,11 +22,16 @@ extension CaptureDevice {
         return "c," + controls.keys.sorted().map { "\($0)=\(controls[$0]!)" }.joined(separator: ",")
     }
 
-    /// The running source element and digital-zoom crop, while a session runs the device.
-    func setLiveElements(source: Element?, crop: Element?) {
-        withState {
-            $0.liveSource = source
-            $0.liveCrop = crop
+    /// Registers the running source that control changes go to (nil when the session stops
+    /// running the device).
+    func setRunningSource(_ source: (any RunningSourceControl)?) {
+        withState { $0.runningSource = source }
+    }
+
+    /// Unregisters `source` if it is still the one registered (a newer source may have replaced it).
+    func clearRunningSource(_ source: any RunningSourceControl) {
+        withState { state in
+            if state.runningSource === source { state.runningSource = nil }
         }
     }
 }

@@ -11,6 +11,6 @@ extension CaptureDevice {
                             videoMaxZoomFactor: videoMaxZoomFactor)
         return CaptureDevice(uniqueID: "test-pattern:\(pattern)", modelID: "videotestsrc", localizedName: "Test Pattern",
                              manufacturer: "GStreamer", position: .unspecified, formats: [format], activeFormat: format,
-                             source: .testPattern(pattern: pattern, isLive: isLive, frameCount: frameCount))
+                             backend: TestPatternBackend(pattern: pattern, isLive: isLive, frameCount: frameCount))
     }
 }

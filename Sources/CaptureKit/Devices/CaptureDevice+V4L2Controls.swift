@@ -31,17 +31,12 @@ extension CaptureDevice {
     /// once; no lock needed (callers check it where users call).
     @discardableResult
     func writeV4L2Controls(_ pairs: [(String, Int64)]) throws(CaptureError) -> CaptureTime? {
-        let live = withState { state -> Element? in
+        let running = withState { state -> (any RunningSourceControl)? in
             for (name, setting) in pairs { state.v4l2Controls[name] = setting }
-            return state.liveSource
+            return state.runningSource
         }
-        guard let live, !pairs.isEmpty else { return nil }
-        do {
-            try live.set("extra-controls", "c," + pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
-        } catch {
-            throw .pipelineFailed(error, element: live.name)
-        }
-        return live.runningTime.map { CaptureTime(nanoseconds: $0) }
+        guard let running, !pairs.isEmpty else { return nil }
+        return try running.writeV4L2Controls("c," + pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
     }
 
     /// The exposure limits: the virtual camera's format, or what a V4L2 camera's controls allow.

@@ -20,7 +20,7 @@ extension CaptureDevice {
     /// and white_balance_temperature or red/blue balance for locked gains), with the same loop
     /// where a camera has gains but no automatic white balance.
     public func isWhiteBalanceModeSupported(_ mode: WhiteBalanceMode) -> Bool {
-        guard let mapping = v4l2Mapping else { return source == .virtual }
+        guard let mapping = v4l2Mapping else { return backend.simulatesSensor }
         switch mode {
         case .locked: return mapping[.whiteBalanceLocked].isSupported && mapping[.whiteBalanceGains].isSupported
         case .autoWhiteBalance: return runsWhiteBalanceLoop
@@ -30,7 +30,7 @@ extension CaptureDevice {
 
     /// Whether CaptureKit's gray-world loop sets the gains in the auto modes.
     var runsWhiteBalanceLoop: Bool {
-        guard let mapping = v4l2Mapping else { return source == .virtual }
+        guard let mapping = v4l2Mapping else { return backend.simulatesSensor }
         return mapping[.whiteBalanceContinuous] == .software(.grayWorld)
     }
 
@@ -54,7 +54,7 @@ extension CaptureDevice {
 
     /// The largest gain a channel may have.
     /// (V4L2 cameras set white balance by colour temperature: gains convert to it.)
-    public var maxWhiteBalanceGain: Float { source == .virtual || v4l2Provides(.whiteBalanceGains) ? WhiteBalanceState.maxGain : 1 }
+    public var maxWhiteBalanceGain: Float { backend.simulatesSensor || v4l2Provides(.whiteBalanceGains) ? WhiteBalanceState.maxGain : 1 }
 
     /// The gains that make the centre 50 % of the current unbalanced frame gray on average: gray
     /// world, measured from the frames (the frame as balanced, divided by the gains CaptureKit

@@ -25,28 +25,15 @@ extension CaptureDevice {
 
     /// Whether zoom is digital in the pipeline (`DigitalZoom`): V4L2 cameras without
     /// zoom_absolute, and test patterns whose format zooms.
-    var zoomsInPipeline: Bool {
-        switch source {
-        case .virtual, .virtualMicrophone, .microphone: false
-        case .v4l2: v4l2Mapping?[.zoom] == .software(.digitalZoom)
-        case .testPattern: formats.contains { $0.videoMaxZoomFactor > 1 }
-        }
-    }
+    var zoomsInPipeline: Bool { backend.zoomsInPipeline(self) }
 
     /// Makes the camera zoom to `factor` (the virtual sensor zooms by itself): zoom_absolute
     /// (UVC counts 100 = 1×), or the running pipeline's crop.
     func applyZoom(_ factor: Double) throws(CaptureError) {
         if zoomsInPipeline {
-            guard let crop = readState({ $0.liveCrop }) else { return }
+            guard let running = readState({ $0.runningSource }) else { return }
             let format = activeFormat
-            let margins = DigitalZoom.crop(width: format.width, height: format.height, factor: factor)
-            do {
-                for (name, value) in [("left", margins.left), ("right", margins.right), ("top", margins.top), ("bottom", margins.bottom)] {
-                    try crop.set(name, "\(value)")
-                }
-            } catch {
-                throw .pipelineFailed(element: crop.name, message: error.description)
-            }
+            try running.setCrop(DigitalZoom.crop(width: format.width, height: format.height, factor: factor))
         } else if v4l2Provides(.zoom) {
             try writeV4L2(.zoom) { use in
                 V4L2ControlMapping.snap(use.control.minimum > 0 ? factor * Double(use.control.minimum) : Double(use.control.minimum) + (factor - 1) * 100,
@@ -116,7 +103,7 @@ extension CaptureDevice {
                 state.sensor.changed(notifying: nil)
             }
         }
-        guard source != .virtual else { return }
+        guard !backend.simulatesSensor else { return }
         let factor = readState { $0.zoom.factor }
         if zoomsInPipeline { try? applyZoom(factor) } else {
             CaptureDevice.loopWrites.async { try? self.applyZoom(factor) }

@@ -25,7 +25,8 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     public let formats: [Format]
     /// Where it is mounted.
     public let position: Position
-    let source: DeviceSource
+    /// What differs per kind of device: capabilities, source elements, what a running source needs.
+    let backend: any DeviceBackend
     /// How a V4L2 camera's controls provide the seed capabilities (nil for other devices, or
     /// when its controls could not be read).
     let v4l2Mapping: V4L2ControlMapping?
@@ -66,17 +67,15 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         var sceneLight = 1.0
         /// V4L2 controls set by name, written through v4l2src's extra-controls.
         var v4l2Controls: [String: Int64] = [:]
-        /// The source element of the running pipeline, for controls applied while running.
-        var liveSource: Element?
-        /// The running pipeline's digital-zoom crop, for cameras that zoom in the pipeline.
-        var liveCrop: Element?
+        /// The running source that control changes are handed to, while a session runs the device.
+        var runningSource: (any RunningSourceControl)?
         var sensor = SensorUpdates()
         /// A failure injected into a virtual camera.
         var virtualFault: VirtualCameraFault?
     }
 
     init(uniqueID: String, modelID: String, localizedName: String, manufacturer: String,
-         position: Position, formats: [Format], activeFormat: Format, source: DeviceSource,
+         position: Position, formats: [Format], activeFormat: Format, backend: any DeviceBackend,
          v4l2Mapping: V4L2ControlMapping? = nil) {
         self.uniqueID = uniqueID
         self.modelID = modelID
@@ -84,7 +83,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         self.manufacturer = manufacturer
         self.position = position
         self.formats = formats
-        self.source = source
+        self.backend = backend
         self.v4l2Mapping = v4l2Mapping
         var initial = DeviceState(activeFormat: activeFormat)
         if let v4l2Mapping { initial.exposure = ExposureState(reading: v4l2Mapping) }
@@ -100,7 +99,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         manufacturer = device.manufacturer
         position = device.position
         formats = device.formats
-        source = device.source
+        backend = device.backend
         v4l2Mapping = device.v4l2Mapping
         state = device.state
     }
@@ -181,8 +180,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
             if let v4l2Mapping { fresh.exposure = ExposureState(reading: v4l2Mapping) }
             fresh.isConnected = state.isConnected
             fresh.activeFrameRate = state.activeFrameRate
-            fresh.liveSource = state.liveSource
-            fresh.liveCrop = state.liveCrop
+            fresh.runningSource = state.runningSource
             fresh.v4l2Controls = state.v4l2Controls
             fresh.focus.searchRequest = state.focus.searchRequest
             fresh.sensor = state.sensor
@@ -197,7 +195,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     }
 
     /// The media types the device produces: video for cameras, audio for microphones.
-    public var mediaTypes: Set<MediaType> { [source.mediaType] }
+    public var mediaTypes: Set<MediaType> { [backend.mediaType] }
 
     /// Whether the device produces `mediaType`.
     public func hasMediaType(_ mediaType: MediaType) -> Bool { mediaTypes.contains(mediaType) }
@@ -209,31 +207,4 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     }
 
     public var description: String { "\(localizedName) [\(uniqueID)]" }
-}
-
-/// How a device is realised in a pipeline.
-enum DeviceSource: Sendable, Equatable {
-    /// The built-in synthetic camera.
-    case virtual
-    /// A V4L2 device node.
-    case v4l2(path: String)
-    /// videotestsrc, for benchmarks and tests: live or as fast as possible, optionally bounded.
-    case testPattern(pattern: String, isLive: Bool, frameCount: Int?)
-    /// The built-in microphone: a live audiotestsrc whose buffers `VirtualMicrophoneSignal` fills.
-    case virtualMicrophone
-    /// A microphone found by GstDeviceMonitor: the element its GstDevice makes (pulsesrc,
-    /// alsasrc, pipewiresrc) and the properties the device set on it, in `Element.set`'s text.
-    case microphone(factory: String, properties: [String: String])
-
-    /// What the source produces.
-    var mediaType: MediaType {
-        switch self {
-        case .virtual, .v4l2, .testPattern: .video
-        case .virtualMicrophone, .microphone: .audio
-        }
-    }
-
-    /// Whether the device is one of CaptureKit's own (virtual cameras and microphone), which
-    /// stand in where no hardware exists.
-    var isBuiltIn: Bool { self == .virtual || self == .virtualMicrophone }
 }

@@ -6,7 +6,10 @@ enum DigitalZoom {
 
     /// Pixels to crop from each edge of a `width` x `height` frame for `factor`, even so that
     /// subsampled chroma stays aligned.
-    static func crop(width: Int, height: Int, factor: Double) -> (left: Int, right: Int, top: Int, bottom: Int) {
+    /// Crop margins in pixels.
+    typealias Crop = (left: Int, right: Int, top: Int, bottom: Int)
+
+    static func crop(width: Int, height: Int, factor: Double) -> Crop {
         func margin(_ size: Int) -> Int {
             let kept = Double(size) / max(factor, 1)
             return Int(((Double(size) - kept) / 4).rounded(.down)) * 2

@@ -146,6 +146,6 @@ struct MicrophoneDescription: Equatable {
     func makeDevice() -> CaptureDevice {
         CaptureDevice(uniqueID: uniqueID, modelID: modelID, localizedName: name, manufacturer: manufacturer,
                       position: .unspecified, formats: formats, activeFormat: Self.preferredFormat(among: formats)!,
-                      source: .microphone(factory: factory, properties: elementProperties))
+                      backend: MicrophoneBackend(factory: factory, properties: elementProperties))
     }
 }

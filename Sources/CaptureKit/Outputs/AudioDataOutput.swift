@@ -76,7 +76,7 @@ public final class AudioDataOutput: OutputNode {
     public var availableSampleFormats: [AudioSampleFormat] { AudioSampleFormat.allCases }
 
     /// The delivery format; nil (or nil fields) keeps the device's. A running session rebuilds
-    /// the output's branch for it.
+    /// only this output's branch for it.
     public var audioSettings: AudioSettings? { state.withLock { $0.settings } }
 
     /// Validates and sets the delivery format: throws `invalidSetting` naming the sample rate or

@@ -41,7 +41,7 @@ struct SourceFormat: Sendable, Equatable {
 }
 
 /// A weak reference from an output to its session: settings that change the output's branch
-/// make a running session rebuild its pipeline.
+/// make a running session change that output's branch.
 final class SessionReference: Sendable {
     private let session = Mutex<WeakSession>(WeakSession())
 

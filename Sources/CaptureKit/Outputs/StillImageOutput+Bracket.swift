@@ -19,22 +19,26 @@ extension StillImageOutput {
     /// image only (the device's own settings return after the bracket); auto-exposure images are
     /// offset from the exposure auto exposure meters when the bracket begins, and the flash does
     /// not fire (seed 003: flash settings are ignored during a bracket); the handler runs once
-    /// per image, in order, with the settings it used, on a CaptureKit thread. Throws at once for
+    /// per image, in order, with the settings it used, on the output's queue (after the handlers
+    /// of earlier requests). Throws at once for
     /// an empty or mixed bracket, more than `maxBracketedCaptureStillImageCount` images, values
     /// out of range, a device without manual exposure, or an inactive connection.
     public func captureStillImageBracket(from connection: CaptureConnection,
                                          withSettingsArray settings: [any BracketedStillImageSettings],
                                          completionHandler: @escaping @Sendable (SampleBuffer?, (any BracketedStillImageSettings)?, CaptureError?) -> Void) throws(CaptureError) {
         let (device, overrides) = try bracketPlan(connection, settings)
+        let completions = self.completions
+        let tickets = settings.map { _ in completions.ticket() }
         Task {
-            for (setting, override) in zip(settings, overrides) {
+            for ((setting, override), ticket) in zip(zip(settings, overrides), tickets) {
                 await device.applyBracketOverride(override)
                 do {
                     // Seed 003: flash settings are ignored during a bracket.
                     let sample = try await captureUnlitStillImage(from: connection)
-                    completionHandler(sample, setting, nil)
+                    completions.complete(ticket) { completionHandler(sample, setting, nil) }
                 } catch {
-                    completionHandler(nil, setting, error as? CaptureError ?? .captureCancelled)
+                    let failure = error as? CaptureError ?? .captureCancelled
+                    completions.complete(ticket) { completionHandler(nil, setting, failure) }
                 }
             }
             await device.applyBracketOverride(nil)
@@ -57,7 +61,7 @@ extension StillImageOutput {
             throw .invalidSetting(name: "bracket", value: "mixed settings", valid: "all AutoExposure… or all ManualExposure…BracketedStillImageSettings")
         }
         // Brackets override exposure per image in the sensor: the virtual camera's, for now.
-        guard device.source == .virtual else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
+        guard device.backend.simulatesSensor else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
         var overrides: [ExposureOverride] = []
         for auto in autos {
             guard (-8...8).contains(auto.exposureTargetBias) || auto.exposureTargetBias == CaptureDevice.currentExposureTargetBias else {

@@ -38,11 +38,15 @@ public final class StillImageOutput: OutputNode, Observable {
     let earliestRequest = Atomic<UInt64>(.max)
     private let capturing = Atomic<Bool>(false)
     let callbackQueue = DispatchQueue(label: "capturekit.still-image-output")
+    /// Puts completion handlers on `callbackQueue` in request order, on every path.
+    let completions: CompletionSequencer
     private let registrar = ObservationRegistrar()
 
     let owner = SessionReference()
 
-    public init() {}
+    public init() {
+        completions = CompletionSequencer(queue: callbackQueue)
+    }
 
     let mediaType = MediaType.video
     let kind = "still"
@@ -74,8 +78,9 @@ public final class StillImageOutput: OutputNode, Observable {
         }
     }
 
-    /// The encoding of stills. A running session rebuilds its pipeline for a change (stills
-    /// waiting then fail with `captureCancelled`).
+    /// The encoding of stills. On a running session a JPEG quality change is set on the running
+    /// encoder; another change rebuilds only this output's branch (stills waiting then fail
+    /// with `captureCancelled`).
     public var outputSettings: StillImageSettings { state.withLock { $0.settings } }
 
     /// Validates and sets the encoding.
@@ -109,14 +114,25 @@ public final class StillImageOutput: OutputNode, Observable {
     }
 
     /// Requests a still from `connection`; `completionHandler` gets the sample or an error, on the
-    /// output's queue. Throws at once when the connection is not this output's, not enabled, or
-    /// not active (the session is not running).
+    /// output's queue, after the handlers of every earlier request (stills, flash stills and
+    /// bracket images alike). Throws at once when the connection is not this output's, not
+    /// enabled, or not active (the session is not running).
     /// When the device's flash mode says so (`isFlashActive`), the flash fires first and the
     /// still is the first frame it lights; EXIF Flash records it.
     public func captureStillImage(from connection: CaptureConnection,
                                   completionHandler: @escaping @Sendable (SampleBuffer?, CaptureError?) -> Void) throws(CaptureError) {
+        let ticket = completions.ticket()
+        let completions = self.completions
+        let inOrder: @Sendable (SampleBuffer?, CaptureError?) -> Void = { sample, error in
+            completions.complete(ticket) { completionHandler(sample, error) }
+        }
         if let device = connection.device, device.isFlashActive {
-            try requireActive(connection)
+            do throws(CaptureError) {
+                try requireActive(connection)
+            } catch {
+                completions.cancel(ticket)
+                throw error
+            }
             updateCapturing(true)
             Task {
                 await device.setFlashFiring(true)
@@ -124,17 +140,22 @@ public final class StillImageOutput: OutputNode, Observable {
                     try request(from: connection) { sample, error in
                         Task {
                             await device.setFlashFiring(false)
-                            completionHandler(sample, error)
+                            inOrder(sample, error)
                         }
                     }
                 } catch {
                     await device.setFlashFiring(false)
-                    completionHandler(nil, error)
+                    inOrder(nil, error)
                 }
             }
             return
         }
-        try request(from: connection, completionHandler: completionHandler)
+        do throws(CaptureError) {
+            try request(from: connection, completionHandler: inOrder)
+        } catch {
+            completions.cancel(ticket)
+            throw error
+        }
     }
 
     /// Throws `inactiveConnection` unless `connection` is this output's, enabled and active.

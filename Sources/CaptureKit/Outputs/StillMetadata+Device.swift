@@ -8,14 +8,13 @@ extension StillMetadata {
         self.init(exifOrientation: orientation.exifOrientation(mirrored: mirrored), date: date)
         guard let device else { return }
         make = device.manufacturer
-        model = device.source == .virtual ? VirtualCamera.model : device.localizedName
+        model = device.backend.simulatesSensor ? VirtualCamera.model : device.localizedName
         if device.hasFlash {
             let flash = device.readState { $0.flash }
             flashMode = flash.mode
             isFlashFired = flash.isFiring
         }
-        switch device.source {
-        case .virtual:
+        if device.backend.simulatesSensor {
             let exposure = device.readState { $0.exposure }
             let (duration, iso, bias) = exposure.effective
             exposureDuration = duration
@@ -27,7 +26,7 @@ extension StillMetadata {
             whiteBalanceGains = device.deviceWhiteBalanceGains
             isWhiteBalanceManual = device.whiteBalanceMode == .locked
             digitalZoomRatio = device.videoZoomFactor
-        case .v4l2(let path):
+        } else if let path = device.backend.devicePath {
             // What the driver runs with now: its own auto exposure may have moved it.
             if let table = try? V4L2ControlTable.query(deviceAt: path) {
                 let mapping = V4L2ControlMapping(table)
@@ -42,8 +41,6 @@ extension StillMetadata {
             isWhiteBalanceManual = device.whiteBalanceMode == .locked
             if device.maxWhiteBalanceGain > 1 { whiteBalanceGains = device.deviceWhiteBalanceGains }
             digitalZoomRatio = device.videoZoomFactor
-        default:
-            break
         }
     }
 }

@@ -84,7 +84,7 @@ public final class VideoDataOutput: OutputNode {
     /// The pixel formats frames can be delivered in.
     public var availableVideoPixelFormatTypes: [PixelFormat] { [.bgra, .rgba, .nv12, .i420, .gray8] }
 
-    /// The delivery format; nil keeps the device's. A running session rebuilds its pipeline for it.
+    /// The delivery format; nil keeps the device's. A running session rebuilds only this output's branch for it.
     public var videoSettings: VideoSettings? { state.withLock { $0.settings } }
 
     /// Validates and sets the delivery format.

@@ -18,39 +18,30 @@ enum PipelineCompiler {
         return plan
     }
 
-    /// The source part: device element, caps filter for the format, decoder when the device
-    /// sends JPEG, and the tee every output branches from.
+    /// The source part: the device's own elements for its format (from its backend), then the
+    /// tee every output branches from.
     static func sourceChain(_ input: SessionGraph.Input) -> [PipelinePlan.Element] {
-        let name = input.name
-        let caps = input.format.caps(frameRate: input.frameRate)
-        var chain: [PipelinePlan.Element]
-        switch input.device.source {
-        case .virtual:
-            chain = [.init("videotestsrc", name: "\(name)_src", [.init("is-live", "true"), .init("pattern", "black")])]
-        case .testPattern(let pattern, let isLive, let frameCount):
-            var properties: [PipelinePlan.Property] = [.init("is-live", isLive ? "true" : "false"), .init("pattern", pattern)]
-            if let frameCount { properties.append(.init("num-buffers", String(frameCount))) }
-            chain = [.init("videotestsrc", name: "\(name)_src", properties)]
-        case .v4l2(let path):
-            var properties: [PipelinePlan.Property] = [.init("device", path)]
-            if let controls = input.device.extraControls { properties.append(.init("extra-controls", controls, live: true)) }
-            chain = [.init("v4l2src", name: "\(name)_src", properties)]
-        case .virtualMicrophone, .microphone: return AudioSource.sourceChain(prefix: name, device: input.device, format: input.format) + [.init("tee", name: "\(name)_tee", [.init("allow-not-linked", "true")])]
-        }
-        chain.append(.init("capsfilter", name: "\(name)_caps", [.init("caps", caps)]))
-        if input.format.pixelFormat == .mjpeg {
+        input.device.backend.sourceElements(prefix: input.name, device: input.device, format: input.format)
+            + [.init("tee", name: "\(input.name)_tee", [.init("allow-not-linked", "true")])]
+    }
+
+    /// What every camera source has after its device element: the caps filter for the format,
+    /// a decoder when the device sends JPEG, and the digital-zoom crop for cameras that zoom in
+    /// the pipeline.
+    static func formatElements(prefix name: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        var chain: [PipelinePlan.Element] = [.init("capsfilter", name: "\(name)_caps", [.init("caps", format.caps(frameRate: device.activeFrameRate))])]
+        if format.pixelFormat == .mjpeg {
             chain.append(.init("jpegdec", name: "\(name)_decode"))
         }
-        if input.device.zoomsInPipeline {
+        if device.zoomsInPipeline {
             // Digital zoom: crop around the centre, scale back to the format's size.
-            let crop = DigitalZoom.crop(width: input.format.width, height: input.format.height, factor: input.device.videoZoomFactor)
+            let crop = DigitalZoom.crop(width: format.width, height: format.height, factor: device.videoZoomFactor)
             chain.append(.init("videocrop", name: "\(name)_crop", [.init("left", "\(crop.left)", live: true), .init("right", "\(crop.right)", live: true),
                                                                    .init("top", "\(crop.top)", live: true), .init("bottom", "\(crop.bottom)", live: true)]))
             chain.append(.init("videoscale", name: "\(name)_zoom"))
             chain.append(.init("capsfilter", name: "\(name)_zoomcaps",
-                               [.init("caps", "video/x-raw,width=\(input.format.width),height=\(input.format.height)")]))
+                               [.init("caps", "video/x-raw,width=\(format.width),height=\(format.height)")]))
         }
-        chain.append(.init("tee", name: "\(name)_tee", [.init("allow-not-linked", "true")]))
         return chain
     }
 }

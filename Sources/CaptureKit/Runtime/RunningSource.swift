@@ -9,6 +9,8 @@ struct RunningSource: Sendable {
     let bin: Bin
     let tee: Element
     let sensor: VirtualCameraSensor?
+    /// What the device's control changes are handed to while the source runs.
+    let controls: SourceControls
     /// Out of the pipeline while its device is gone or busy; its tee and branches stay.
     var isSuspended = false
 
@@ -25,22 +27,13 @@ struct RunningSource: Sendable {
         do throws(GStreamerError) {
             let exit = try bin.element(named: head[head.count - 1].name).staticPad("src")
             let ghost = try bin.addGhostPad(name: "src", target: exit)
-            if device.source == .virtual {
-                let source = try bin.element(named: "\(plan.key)_src")
-                device.installFaults(on: try source.staticPad("src"), element: source)
-            }
-            if device.source == .virtualMicrophone, let audio = format.audioFormat {
-                VirtualMicrophoneSignal.install(on: try bin.element(named: "\(plan.key)_src").staticPad("src"), format: audio)
-            }
+            sensor = try device.backend.prepare(bin, prefix: plan.key, device: device, format: format)
             if plan.mediaType == .video, format.pixelFormat.gstFormat != nil {
-                sensor = device.source == .virtual ? VirtualCameraSensor(device: device, width: format.width, height: format.height) : nil
-                var isTestPattern = false
-                if case .testPattern = device.source { isTestPattern = true }
                 // The auto-control loop meters every camera's frames (not the benchmarks' test
                 // pattern): the virtual sensor's before it draws the moving square, others' as they leave.
-                let loop = isTestPattern ? nil : AutoControlLoop(
+                let loop = device.backend.runsAutoControl ? AutoControlLoop(
                     device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat,
-                    targetLuma: sensor?.targetLuma(pixelFormat: format.pixelFormat) ?? AutoControlLoop.middleGray)
+                    targetLuma: sensor?.targetLuma(pixelFormat: format.pixelFormat) ?? AutoControlLoop.middleGray) : nil
                 if let sensor {
                     sensor.install(on: try bin.element(named: "\(plan.key)_caps").staticPad("src"), loop: loop)
                 }
@@ -61,9 +54,41 @@ struct RunningSource: Sendable {
         } catch {
             throw .pipelineFailed(error)
         }
-        if plan.mediaType == .video, device.source != .virtual {
-            device.setLiveElements(source: try? bin.element(named: "\(plan.key)_src"), crop: try? bin.element(named: "\(plan.key)_crop"))
+        let controls = SourceControls(source: try? bin.element(named: "\(plan.key)_src"), crop: try? bin.element(named: "\(plan.key)_crop"))
+        if plan.mediaType == .video, !device.backend.simulatesSensor { device.setRunningSource(controls) }
+        return RunningSource(plan: plan, input: input, bin: bin, tee: tee, sensor: sensor, controls: controls)
+    }
+}
+
+/// A running source's elements that control changes reach: the device element (V4L2
+/// `extra-controls`) and the digital-zoom crop. Registered with the device while it runs.
+final class SourceControls: RunningSourceControl {
+    let source: Element?
+    let crop: Element?
+
+    init(source: Element?, crop: Element?) {
+        self.source = source
+        self.crop = crop
+    }
+
+    func writeV4L2Controls(_ controls: String) throws(CaptureError) -> CaptureTime? {
+        guard let source else { return nil }
+        do {
+            try source.set("extra-controls", controls)
+        } catch {
+            throw .pipelineFailed(error, element: source.name)
         }
-        return RunningSource(plan: plan, input: input, bin: bin, tee: tee, sensor: sensor)
+        return source.runningTime.map { CaptureTime(nanoseconds: $0) }
+    }
+
+    func setCrop(_ margins: DigitalZoom.Crop) throws(CaptureError) {
+        guard let crop else { return }
+        do {
+            for (name, value) in [("left", margins.left), ("right", margins.right), ("top", margins.top), ("bottom", margins.bottom)] {
+                try crop.set(name, "\(value)")
+            }
+        } catch {
+            throw .pipelineFailed(error, element: crop.name)
+        }
     }
 }

@@ -2,9 +2,11 @@ import Foundation
 import GStreamerSwift
 
 extension SessionRuntime {
-    /// Builds a branch's bin, lets its output attach its callbacks, then adds it, links a new
-    /// tee pad to each entry and brings it to the pipeline's state: on a playing pipeline the
-    /// branch joins at the next frame, with the running time everyone else has.
+    /// Builds a branch's bin, lets its output attach its callbacks, then adds it, brings it to
+    /// the pipeline's state and only then links a new tee pad to each entry: on a playing
+    /// pipeline the branch joins at the next frame, with the running time everyone else has.
+    /// (Linked before it plays, a branch answers the tee's next frame with FLUSHING, which the
+    /// tee hands back to a live source, and the source stops for good.)
     func addBranch(_ plan: PipelinePlan.Branch, graph: SessionGraph) throws(CaptureError) {
         guard let node = graph.branches.first(where: { $0.name == plan.key }) else {
             throw .pipelineFailed(element: plan.key, message: "no output '\(plan.key)' in the session graph")
@@ -22,6 +24,7 @@ extension SessionRuntime {
         let slot = ConnectionSlot(node.connection)
         try node.output.attach(RunningBranch(prefix: plan.key, bin: bin, pipeline: pipeline, slot: slot))
         pipeline.add(bin)
+        bin.element.syncStateWithParent()
         var feeds: [LiveBranch.Feed] = []
         do throws(GStreamerError) {
             for (source, entry) in entries {
@@ -36,7 +39,6 @@ extension SessionRuntime {
             node.output.detach(error: .captureCancelled)
             throw .pipelineFailed(error)
         }
-        bin.element.syncStateWithParent()
         live.withLock { $0.branches[plan.key] = LiveBranch(plan: plan, bin: bin, feeds: feeds, output: node.output, slot: slot) }
     }
 

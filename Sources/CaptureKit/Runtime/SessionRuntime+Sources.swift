@@ -32,7 +32,7 @@ extension SessionRuntime {
     func replaceSource(_ plan: PipelinePlan.Source, input: SessionGraph.Input) throws(CaptureError) {
         guard let old = live.withLock({ $0.sources[plan.key] }) else { return try addSource(plan, input: input) }
         let fresh = try RunningSource.make(plan, input: input, tee: old.tee)
-        if old.input.device != input.device { old.input.device.setLiveElements(source: nil, crop: nil) }
+        old.input.device.clearRunningSource(old.controls)
         if !old.isSuspended { takeOut(old) }
         try putIn(fresh)
     }
@@ -45,6 +45,7 @@ extension SessionRuntime {
             live.sources[key]?.isSuspended = true
             return source
         }) else { return }
+        source.input.device.clearRunningSource(source.controls)
         takeOut(source)
     }
 
@@ -63,15 +64,16 @@ extension SessionRuntime {
     }
 
     /// Unlinks a source bin from its tee and removes it. The last element's pad is blocked
-    /// first, so no frame or event is half-pushed into the tee; taking the bin to NULL flushes
-    /// that pad before it stops the source (a bin changes its children sink first), which
-    /// releases the block. (Blocking the bin's ghost pad instead deadlocks: the bin deactivates
-    /// its own pads only after its children stopped, and the source waits for its thread.)
+    /// first by an idle probe (at once between two frames, without waiting for the next), so no
+    /// frame or event is half-pushed into the tee; taking the bin to NULL flushes that pad
+    /// before it stops the source (a bin changes its children sink first), which releases the
+    /// block. (Blocking the bin's ghost pad instead deadlocks: the bin deactivates its own pads
+    /// only after its children stopped, and the source waits for its thread.)
     private func takeOut(_ source: RunningSource) {
         guard let teeSink = try? source.tee.staticPad("sink"), let exit = try? source.bin.element.staticPad("src"),
               let last = source.plan.head.last, let inner = try? source.bin.element(named: last.name).staticPad("src") else { return }
         let blocked = DispatchSemaphore(value: 0)
-        inner.addProbe(.blockDownstream) { _, _ in
+        inner.addProbe(.idle) { _, _ in
             blocked.signal()
             return .ok
         }
@@ -96,7 +98,7 @@ extension SessionRuntime {
     /// Removes a source bin and its tee (its branches were removed before).
     func removeSource(_ key: String) {
         guard let source = live.withLock({ $0.sources.removeValue(forKey: key) }) else { return }
-        source.input.device.setLiveElements(source: nil, crop: nil)
+        source.input.device.clearRunningSource(source.controls)
         if !source.isSuspended { pipeline.remove(source.bin) }
         pipeline.remove(source.tee)
     }

@@ -49,7 +49,11 @@ final class SessionRuntime: Sendable {
 
     /// Turns the pipeline into one running `plan`: only what differs is touched.
     func apply(_ plan: PipelinePlan, graph: SessionGraph) throws(CaptureError) {
-        let operations = live.withLock { $0.plan }.diff(to: plan)
+        // Branches that stay serve their new connections before a new camera's first frame.
+        let operations = live.withLock { live in
+            for node in graph.branches { live.branches[node.name]?.slot.connection = node.connection }
+            return live.plan.diff(to: plan)
+        }
         CaptureLog.logger.debug("runtime: \(operations.count) operation(s)")
         for operation in operations {
             switch operation {
@@ -73,7 +77,7 @@ final class SessionRuntime: Sendable {
             defer { live = Live() }
             return (Array(live.sources.values), Array(live.branches.values))
         }
-        for source in sources { source.input.device.setLiveElements(source: nil, crop: nil) }
+        for source in sources { source.input.device.clearRunningSource(source.controls) }
         watch.withLock { $0?.stop(); $0 = nil }
         try? pipeline.setState(.null)
         for branch in branches { branch.output.detach(error: .captureCancelled) }

@@ -39,7 +39,7 @@ public final class CaptureDeviceInput: CaptureInput, CustomStringConvertible {
         guard device.isConnected else {
             throw .deviceNotFound(device.uniqueID, available: CaptureDevice.devices().map(\.uniqueID))
         }
-        if case .v4l2(let path) = device.source, let reason = DeviceAccess.problem(opening: path) {
+        if let path = device.backend.devicePath, let reason = DeviceAccess.problem(opening: path) {
             throw .accessDenied(device: path, reason: reason)
         }
         self.device = device

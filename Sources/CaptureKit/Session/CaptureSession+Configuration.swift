@@ -4,8 +4,9 @@ extension CaptureSession {
         state.withLock { $0.configurationDepth += 1 }
     }
 
-    /// Applies the batch when the outermost begin is committed. On a running session the
-    /// pipeline is rebuilt from the new graph (camera switches keep the session running).
+    /// Applies the batch when the outermost begin is committed. On a running session only what
+    /// changed is changed in the running pipeline (outputs' branches added or removed, a camera's
+    /// source swapped); the other outputs keep running without a gap.
     public func commitConfiguration() throws(CaptureError) {
         let depth = try state.withLock { state throws(CaptureError) -> Int in
             guard state.configurationDepth > 0 else { throw .unbalancedConfiguration }
@@ -40,7 +41,7 @@ extension CaptureSession {
         if changed { for device in videoDevices { device.resetFrameDurations() } }
     }
 
-    /// An output's settings changed its branch: rebuild when running (after the batch, if one is open).
+    /// An output's settings changed its branch: a running session changes that branch (after the batch, if one is open).
     func outputBranchChanged() {
         mutateGraph { _ in }
     }
@@ -49,7 +50,7 @@ extension CaptureSession {
         state.withLock { $0.inputs.compactMap { ($0 as? CaptureDeviceInput)?.device } }
     }
 
-    /// Applies a change to the graph, then the preset to the devices, then rebuilds a running
+    /// Applies a change to the graph, then the preset to the devices, then changes a running
     /// pipeline unless a configuration batch is open.
     func mutateGraph(_ change: (inout State) -> Void) {
         let open = state.withLock { state -> Bool in

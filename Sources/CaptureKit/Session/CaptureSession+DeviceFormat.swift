@@ -18,7 +18,7 @@ extension CaptureSession {
 
     /// `device`'s active format or frame rate was set through its API. Sessions that use the
     /// device take it as it is: a new format makes their preset `inputPriority` (AVFoundation's
-    /// rule), and a running session rebuilds its pipeline with the new caps (after the open
+    /// rule), and a running session swaps its source for one with the new caps (after the open
     /// configuration batch, if any).
     static func deviceFormatChosen(_ device: CaptureDevice, formatChanged: Bool) {
         let sessions = registry.withLock { $0.compactMap(\.session) }

@@ -1,0 +1,11 @@
+/// A microphone found by GstDeviceMonitor: the element its GstDevice makes (pulsesrc,
+/// alsasrc, pipewiresrc) with the properties the device set on it, in `Element.set`'s text.
+struct MicrophoneBackend: DeviceBackend {
+    let factory: String
+    let properties: [String: String]
+    let mediaType = MediaType.audio
+
+    func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        AudioSource.microphoneChain(prefix: prefix, factory: factory, properties: properties, device: device, format: format)
+    }
+}

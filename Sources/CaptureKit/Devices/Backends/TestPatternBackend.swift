@@ -1,0 +1,19 @@
+/// The benchmarks' `videotestsrc`: live or as fast as the pipeline takes frames, optionally
+/// bounded. SPI (`CaptureDevice.testPattern`), not a device anyone lists.
+struct TestPatternBackend: DeviceBackend {
+    let pattern: String
+    let isLive: Bool
+    let frameCount: Int?
+    let mediaType = MediaType.video
+    var runsAutoControl: Bool { false }
+
+    func zoomsInPipeline(_ device: CaptureDevice) -> Bool {
+        device.formats.contains { $0.videoMaxZoomFactor > 1 }
+    }
+
+    func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        var properties: [PipelinePlan.Property] = [.init("is-live", isLive ? "true" : "false"), .init("pattern", pattern)]
+        if let frameCount { properties.append(.init("num-buffers", String(frameCount))) }
+        return [.init("videotestsrc", name: "\(prefix)_src", properties)] + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
+    }
+}

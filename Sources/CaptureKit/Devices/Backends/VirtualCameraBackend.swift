@@ -1,0 +1,20 @@
+import GStreamerSwift
+
+/// The virtual cameras: a live `videotestsrc` whose frames `VirtualCameraSensor` paints.
+struct VirtualCameraBackend: DeviceBackend {
+    let mediaType = MediaType.video
+    var isBuiltIn: Bool { true }
+    var simulatesSensor: Bool { true }
+
+    func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        [.init("videotestsrc", name: "\(prefix)_src", [.init("is-live", "true"), .init("pattern", "black")])]
+            + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
+    }
+
+    /// The sensor paints at the caps filter; injected faults fail the source element.
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
+        let source = try bin.element(named: "\(prefix)_src")
+        device.installFaults(on: try source.staticPad("src"), element: source)
+        return VirtualCameraSensor(device: device, width: format.width, height: format.height)
+    }
+}
