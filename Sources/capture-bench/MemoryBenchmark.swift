@@ -1,11 +1,14 @@
 import CaptureKit
 import Foundation
+import Synchronization
 
 /// Resident memory growth per cycle after warm-up, for the three loops the live-runtime issue
 /// holds to < 2 MB over 1,000: start/stop of a 640x480 virtual session with a still output,
 /// adding and removing a still output on a running session, and stills taken. Cycles per loop:
 /// CAPTURE_BENCH_MEMORY_CYCLES (default 200); CAPTURE_BENCH_MEMORY_ONLY_START_STOP runs the first
-/// loop alone (for valgrind).
+/// loop alone (for valgrind). The add/remove loop also reports whether the session's
+/// VideoDataOutput kept receiving frames through it (frames per second over the loop, and how
+/// long before its end the last frame arrived).
 enum MemoryBenchmark {
     static func run() async throws -> [String: Double] {
         let environment = ProcessInfo.processInfo.environment
@@ -17,13 +20,24 @@ enum MemoryBenchmark {
             await session.stopRunning()
         }
         if environment["CAPTURE_BENCH_MEMORY_ONLY_START_STOP"] != nil { return figures }
-        let running = try makeSession(outputs: [VideoDataOutput()])
+        let frames = VideoDataOutput(), counter = FrameCounter()
+        frames.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.memory.frames"))
+        let running = try makeSession(outputs: [frames])
         try await running.startRunning()
+        let loopStart = DispatchTime.now().uptimeNanoseconds
         figures["addRemoveKBPerCycle"] = try await growth(cycles: cycles) {
             let still = StillImageOutput()
             try running.addOutput(still)
             try running.removeOutput(still)
         }
+        // Whether the session's frames kept flowing through the loop: frames delivered per
+        // second of it, and how long before its end the last one arrived.
+        let loopEnd = DispatchTime.now().uptimeNanoseconds
+        let count = counter.state.withLock { $0.count }
+        try await Task.sleep(for: .milliseconds(100))
+        let last = counter.state.withLock { $0.last }
+        figures["addRemoveFramesPerSecond"] = Double(count) / (Double(loopEnd - loopStart) / 1e9)
+        figures["addRemoveLastFrameBeforeEndMs"] = last > loopEnd ? 0 : Double(loopEnd - max(last, loopStart)) / 1e6
         await running.stopRunning()
         let still = StillImageOutput()
         let stills = try makeSession(outputs: [still])
@@ -34,6 +48,16 @@ enum MemoryBenchmark {
         }
         await stills.stopRunning()
         return figures
+    }
+
+    /// Counts a VideoDataOutput's frames and notes when the newest arrived.
+    final class FrameCounter: VideoDataOutputSampleBufferDelegate {
+        let state = Mutex<(count: Int, last: UInt64)>((0, 0))
+
+        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            state.withLock { $0 = ($0.count + 1, now) }
+        }
     }
 
     static func makeSession(outputs: [any CaptureOutput]) throws -> CaptureSession {

@@ -4,7 +4,8 @@ import Synchronization
 
 /// Switching cameras on a running session (remove + add input inside begin/commit): the time
 /// from `commitConfiguration()` to the first frame from the new camera, and the gap in frames
-/// the delegate sees. The commit rebuilds the pipeline (see BENCHMARKS.md).
+/// the delegate sees (medians of 10, each switch at another phase of the frame interval), and
+/// how long `commitConfiguration()` blocks.
 enum SwitchBenchmark {
     final class Watcher: VideoDataOutputSampleBufferDelegate {
         let lastBack = Atomic<UInt64>(0)
@@ -21,7 +22,8 @@ enum SwitchBenchmark {
         }
     }
 
-    static func once() throws -> (commitToFrame: Double, gap: Double) {
+    /// `index` moves the switch to another phase of the frame interval (0–33 ms later).
+    static func once(index: Int) throws -> (commitToFrame: Double, gap: Double, commit: Double) {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
         let back = try CaptureDeviceInput(device: CaptureDevice.find("virtual"))
@@ -31,25 +33,28 @@ enum SwitchBenchmark {
         output.setSampleBufferDelegate(watcher, queue: DispatchQueue(label: "bench.switch"))
         try session.addOutput(output)
         try session.startRunning()
-        Thread.sleep(forTimeInterval: 0.2)
+        Thread.sleep(forTimeInterval: 0.2 + Double((index * 7) % 34) / 1000)
         let start = DispatchTime.now().uptimeNanoseconds
         session.beginConfiguration()
         try session.removeInput(back)
         try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual-front")))
         try session.commitConfiguration()
+        let committed = DispatchTime.now().uptimeNanoseconds
         watcher.signal.wait()
         let first = watcher.firstFront.load(ordering: .relaxed)
         session.stopRunning()
-        return (Double(first - start) / 1e6, Double(first - watcher.lastBack.load(ordering: .relaxed)) / 1e6)
+        return (Double(first - start) / 1e6, Double(first - watcher.lastBack.load(ordering: .relaxed)) / 1e6, Double(committed - start) / 1e6)
     }
 
     static func run() async throws -> [String: Double] {
-        var commits: [Double] = [], gaps: [Double] = []
-        for _ in 0..<10 {
-            let (commit, gap) = try once()
-            commits.append(commit)
+        var toFrame: [Double] = [], gaps: [Double] = [], commits: [Double] = []
+        for index in 0..<10 {
+            let (frame, gap, commit) = try once(index: index)
+            toFrame.append(frame)
             gaps.append(gap)
+            commits.append(commit)
         }
-        return ["commit_to_frame_ms": Processes.median(commits), "frame_gap_ms": Processes.median(gaps), "frame_ms": 1000.0 / 30]
+        return ["commit_to_frame_ms": Processes.median(toFrame), "commit_to_frame_max_ms": toFrame.max()!, "frame_gap_ms": Processes.median(gaps),
+                "frame_gap_max_ms": gaps.max()!, "commit_ms": Processes.median(commits), "frame_ms": 1000.0 / 30]
     }
 }
