@@ -60,12 +60,14 @@ struct LiveBinTests {
             return (bin, seen)
         }
 
-        /// Adds a branch bin to the running pipeline from a new tee pad.
+        /// Adds a branch bin to the running pipeline from a new tee pad: brought to PLAYING
+        /// first, then linked (linked first, it answers the tee's next frame with FLUSHING, which
+        /// the tee hands back to the live source, and the source stops for good).
         func attach(_ bin: Bin) throws -> Pad {
-            let pad = try tee.requestPad("src_%u")
             pipeline.add(bin)
-            try pad.link(to: try bin.element.staticPad("sink"))
             #expect(bin.element.syncStateWithParent())
+            let pad = try tee.requestPad("src_%u")
+            try pad.link(to: try bin.element.staticPad("sink"))
             return pad
         }
 
