@@ -87,6 +87,7 @@ struct ObservablePropertyTests {
         row(\.activeVideoMinFrameDuration, "activeVideoMinFrameDuration (a rate-only change)") { try $0.setActiveVideoMinFrameDuration(CaptureTime(value: 1, timescale: 15)) },
         row(\.activeVideoMaxFrameDuration, "activeVideoMaxFrameDuration") { try $0.setActiveVideoMaxFrameDuration(CaptureTime(value: 1, timescale: 15)) },
         row(\.activeFormat, "activeFormat") { device in try device.setActiveFormat(device.formats.first { $0 != device.activeFormat }!) },
+        row(\.isConnected, "isConnected (the virtual camera unplugged)") { try $0.injectFault(.unplugged) },
     ]
 
     @Test("each observable property announces a change", arguments: rows)
@@ -104,6 +105,7 @@ struct ObservablePropertyTests {
             try? device.setActiveVideoMaxFrameDuration(CaptureDevice.defaultFrameDuration)
             device.setVirtualSceneLight(ev: 0)
             device.setVirtualIlluminant(temperature: WhiteBalanceState.defaultIlluminant)
+            try? device.injectFault(nil)
             device.unlockForConfiguration()
             device.restoreDefaultControls()
         }
