@@ -70,7 +70,7 @@ extension AudioDataOutput {
     /// waits for user code here.
     private func deliver(_ sample: Sample, connection: CaptureConnection, deviceID: String) {
         let (format, delivery, streams) = state.withLock { state in
-            (state.formats.format(of: sample), state.delivery, state.streamList)
+            (state.formats.format(of: sample), state.delivery, state.subscribers.all)
         }
         guard let format else { return }
         let buffer = SampleBuffer(audioSample: sample, format: format, attachments: SampleAttachments(

@@ -13,7 +13,7 @@ import Synchronization
 /// `maxPendingDeliveries` buffers waiting, newer ones are dropped for the delegate (and counted
 /// in `droppedSampleBufferCount`) rather than queued without bound; each `sampleBuffers` stream
 /// keeps its newest buffers by its own policy.
-public final class AudioDataOutput: OutputNode {
+public final class AudioDataOutput: OutputNode, StreamFeeding {
     /// The format audio is delivered in (AVFoundation's audioSettings keys: sample rate, number
     /// of channels, linear PCM bit depth and float). Each nil keeps the device's.
     public struct AudioSettings: Sendable, Hashable {
@@ -47,12 +47,7 @@ public final class AudioDataOutput: OutputNode {
         var settings: AudioSettings?
         var connections: [CaptureConnection] = []
         var delivery = Delivery()
-        var streams: [Int: AsyncStream<SampleBuffer>.Continuation] = [:] {
-            didSet { streamList = Array(streams.values) }
-        }
-        /// The continuations as an array, rebuilt when one subscribes or ends.
-        var streamList: [AsyncStream<SampleBuffer>.Continuation] = []
-        var nextStream = 0
+        var subscribers = StreamSubscribers<SampleBuffer>()
         var formats = AudioFormatCache()
     }
 
@@ -110,15 +105,12 @@ public final class AudioDataOutput: OutputNode {
     /// `bufferingNewest` buffers when its consumer is slower than the microphone (100: a
     /// second of the virtual microphone).
     public func sampleBuffers(bufferingNewest: Int = 100) -> AsyncStream<SampleBuffer> {
-        let (stream, continuation) = AsyncStream<SampleBuffer>.makeStream(bufferingPolicy: .bufferingNewest(bufferingNewest))
-        let id = state.withLock { state in
-            defer { state.nextStream += 1 }
-            state.streams[state.nextStream] = continuation
-            return state.nextStream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
-        }
-        return stream
+        makeStream(bufferingNewest: bufferingNewest)
+    }
+}
+
+extension AudioDataOutput {
+    func withSubscribers<R>(_ body: (inout StreamSubscribers<SampleBuffer>) -> R) -> R {
+        state.withLock { body(&$0.subscribers) }
     }
 }

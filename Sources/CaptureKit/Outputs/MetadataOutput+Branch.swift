@@ -44,7 +44,7 @@ extension MetadataOutput {
         let faces = objects.compactMap { $0 as? FaceObject }
         let (delivery, streams) = state.withLock { state in
             state.faces = faces
-            return (state.delivery, Array(state.streams.values))
+            return (state.delivery, state.subscribers.all)
         }
         for stream in streams { stream.yield(objects) }
         guard let delegate = delivery.delegate, let queue = delivery.queue else { return }

@@ -20,7 +20,7 @@ public protocol MetadataOutputObjectsDelegate: AnyObject, Sendable {
 /// through `Detectors.BarcodeReader`; faces with OpenCV through `Detectors.FaceDetector`, frontal
 /// faces only on live frames). When detection is slower than capture, frames are
 /// skipped at the leaky queue, never queued, and the capture path never waits.
-public final class MetadataOutput: OutputNode {
+public final class MetadataOutput: OutputNode, StreamFeeding {
     struct Delivery: Sendable {
         weak var delegate: (any MetadataOutputObjectsDelegate)?
         var queue: DispatchQueue?
@@ -31,8 +31,7 @@ public final class MetadataOutput: OutputNode {
         var rectOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
         var connections: [CaptureConnection] = []
         var delivery = Delivery()
-        var streams: [Int: AsyncStream<[any MetadataObject]>.Continuation] = [:]
-        var nextStream = 0
+        var subscribers = StreamSubscribers<[any MetadataObject]>()
         /// The faces of the last frame examined, for stills taken meanwhile.
         var faces: [FaceObject] = []
     }
@@ -95,15 +94,12 @@ public final class MetadataOutput: OutputNode {
     /// Batches of objects as they are found, one per frame with objects; keeps the newest
     /// `bufferingNewest` batches for a slow consumer.
     public func metadataObjects(bufferingNewest: Int = 8) -> AsyncStream<[any MetadataObject]> {
-        let (stream, continuation) = AsyncStream<[any MetadataObject]>.makeStream(bufferingPolicy: .bufferingNewest(bufferingNewest))
-        let id = state.withLock { state in
-            defer { state.nextStream += 1 }
-            state.streams[state.nextStream] = continuation
-            return state.nextStream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
-        }
-        return stream
+        makeStream(bufferingNewest: bufferingNewest)
+    }
+}
+
+extension MetadataOutput {
+    func withSubscribers<R>(_ body: (inout StreamSubscribers<[any MetadataObject]>) -> R) -> R {
+        state.withLock { body(&$0.subscribers) }
     }
 }

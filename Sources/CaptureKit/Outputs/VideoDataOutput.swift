@@ -27,7 +27,7 @@ extension VideoDataOutputSampleBufferDelegate {
 /// while `keptFrameLimit` are with the delegate, and only a delegate slower than the camera for
 /// longer than that loses the oldest waiting ones. No thread waits for the delegate: the camera
 /// and the other outputs run on.
-public final class VideoDataOutput: OutputNode {
+public final class VideoDataOutput: OutputNode, StreamFeeding {
     /// The format frames are delivered in (AVVideoSettings).
     public struct VideoSettings: Sendable, Hashable {
         /// nil keeps the device's format.
@@ -53,13 +53,7 @@ public final class VideoDataOutput: OutputNode {
         var discardsLate = true
         var connections: [CaptureConnection] = []
         var delivery = Delivery()
-        var streams: [Int: AsyncStream<SampleBuffer>.Continuation] = [:] {
-            didSet { streamList = Array(streams.values) }
-        }
-        /// The continuations as an array, rebuilt when one subscribes or ends, so that each frame
-        /// only retains it instead of allocating a copy.
-        var streamList: [AsyncStream<SampleBuffer>.Continuation] = []
-        var nextStream = 0
+        var subscribers = StreamSubscribers<SampleBuffer>()
         var layouts = LayoutCache()
     }
 
@@ -121,16 +115,7 @@ public final class VideoDataOutput: OutputNode {
     /// Frames as an AsyncSequence. Each call makes a new stream that keeps the newest
     /// `bufferingNewest` frames when its consumer is slower than the camera.
     public func sampleBuffers(bufferingNewest: Int = 1) -> AsyncStream<SampleBuffer> {
-        let (stream, continuation) = AsyncStream<SampleBuffer>.makeStream(bufferingPolicy: .bufferingNewest(bufferingNewest))
-        let id = state.withLock { state in
-            defer { state.nextStream += 1 }
-            state.streams[state.nextStream] = continuation
-            return state.nextStream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.streams.removeValue(forKey: id) }
-        }
-        return stream
+        makeStream(bufferingNewest: bufferingNewest)
     }
 }
 
@@ -207,7 +192,7 @@ extension VideoDataOutput {
     /// runs on the delegate's queue after the delegate has the frame.
     private func deliver(_ sample: Sample, connection: CaptureConnection, done: (@Sendable () -> Void)?) {
         let (layout, delivery, streams) = state.withLock { state in
-            (state.layouts.layout(of: sample), state.delivery, state.streamList)
+            (state.layouts.layout(of: sample), state.delivery, state.subscribers.all)
         }
         guard let layout else { return }
         let (orientation, mirrored) = connection.orientationState
@@ -233,5 +218,11 @@ extension VideoDataOutput {
                 done?()
             }
         }
+    }
+}
+
+extension VideoDataOutput {
+    func withSubscribers<R>(_ body: (inout StreamSubscribers<SampleBuffer>) -> R) -> R {
+        state.withLock { body(&$0.subscribers) }
     }
 }
