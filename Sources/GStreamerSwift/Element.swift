@@ -108,11 +108,6 @@ public final class Element: Sendable {
     public func setState(_ state: State) -> StateChangeResult {
         StateChangeResult(gst_element_set_state(pointer.raw, state.gstState))
     }
-
-    /// Sends an event (e.g. end-of-stream) to the element.
-    public func sendEndOfStream() {
-        send(.endOfStream())
-    }
 }
 
 extension Element {

@@ -37,13 +37,15 @@ final class SessionRuntime: Sendable {
     func start(_ plan: PipelinePlan, graph: SessionGraph) throws(CaptureError) {
         do {
             try apply(plan, graph: graph)
-            try pipeline.setState(.playing)
-        } catch let error as CaptureError {
-            stop()
-            throw error
         } catch {
             stop()
-            throw .pipelineFailed(error as! GStreamerError)
+            throw error
+        }
+        do {
+            try pipeline.setState(.playing)
+        } catch {
+            stop()
+            throw .pipelineFailed(error)
         }
     }
 
@@ -65,10 +67,7 @@ final class SessionRuntime: Sendable {
             case .addBranch(let branch): try addBranch(branch, graph: graph)
             }
         }
-        live.withLock { live in
-            live.plan = plan
-            for node in graph.branches { live.branches[node.name]?.slot.connection = node.connection }
-        }
+        live.withLock { $0.plan = plan }
     }
 
     /// Stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
