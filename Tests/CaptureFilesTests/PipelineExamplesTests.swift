@@ -68,6 +68,42 @@ struct PipelineExamplesTests {
         #expect(status == 0, "gst-launch-1.0 exited \(status): \(output)\n\(bounded)")
     }
 
+    /// The fenced blocks of `language` in a Markdown file that contain `marker`.
+    static func fencedBlocks(in path: String, language: String, containing marker: String) throws -> [String] {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```\(language)" {
+                current = []
+            } else if let lines = current, line == "```" {
+                let block = lines.joined(separator: "\n")
+                if block.contains(marker) { blocks.append(block) }
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test("the README's and the DocC article's audio example is pipelines/record-audio.yaml, and the article's error is what it says")
+    func documentedAudioExample() throws {
+        let example = try Self.load("record-audio").makeSession().session.pipelineDescription
+        let article = "Sources/CaptureKit/CaptureKit.docc/RunningPipelineFiles.md"
+        let snippets = try Self.fencedBlocks(in: "README.md", language: "yaml", containing: "virtual-mic")
+            + Self.fencedBlocks(in: article, language: "yaml", containing: "virtual-mic")
+        #expect(snippets.count == 2, "\(snippets)")
+        for snippet in snippets {
+            #expect(try PipelineFile.parse(snippet, fileName: "snippet.yaml").makeSession().session.pipelineDescription == example)
+        }
+        let articleSnippet = try #require(snippets.last)
+        let wrong = articleSnippet.replacing("connection: { input: mic }", with: "connection: { input: camera }")
+        let error = try #require(throws: PipelineFileError.self) { try PipelineFile.parse(wrong, fileName: "record.yaml") }
+        let shown = try Self.fencedBlocks(in: article, language: "text", containing: "record.yaml:")
+        #expect(shown == [error.description])
+    }
+
     // MARK: - Real runs
 
     @Test("running the example does what the file says", arguments: examples)
