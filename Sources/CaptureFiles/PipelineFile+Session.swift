@@ -7,22 +7,32 @@ extension PipelineFile {
     /// - `preset` becomes `setSessionPreset(_:)`. An input with a `format` needs the preset
     ///   `inputPriority`, which is what a file with formats and no preset gets; a file with neither
     ///   keeps the session's default preset.
-    /// - Each input becomes a `CaptureDeviceInput` for `CaptureDevice.find(_:)`, added with
-    ///   `addInputWithNoConnections(_:)`. Its `format` selects the device format of that size
-    ///   (raw formats first, then the highest frame rate) that supports the requested frame rate,
-    ///   made active with `setActiveFormat(_:)`.
+    /// - Each input becomes a `CaptureDeviceInput` for `CaptureDevice.find(_:)` (`virtual-mic` is
+    ///   the virtual microphone, `virtual:microphone`), added with
+    ///   `addInputWithNoConnections(_:)`. A video `format` selects the device format of that size
+    ///   (raw formats first, then the highest frame rate) that supports the requested frame rate;
+    ///   an audio `format` the device format with every part given (the active format when it
+    ///   has them, else stereo before mono, S16LE before F32LE, the rate closest to 48 kHz). Either
+    ///   is made active with `setActiveFormat(_:)`. An input no device matches is reported with
+    ///   the devices there are; only the microphones when the input has an audio format or an
+    ///   `audioData` output names it.
     /// - Each `still` output becomes a `StillImageOutput` with JPEG (quality / 100) or
     ///   uncompressed settings; each `videoData` output a `VideoDataOutput` with its pixel format,
-    ///   size and `alwaysDiscardsLateVideoFrames`. Both are added with
-    ///   `addOutputWithNoConnections(_:)` and connected to the named input with
-    ///   `addConnection(_:)`, whose `videoOrientation` and `isVideoMirrored` the file may set
-    ///   (front cameras are mirrored unless the file says otherwise).
+    ///   size and `alwaysDiscardsLateVideoFrames`; each `metadata` output a `MetadataOutput`; each
+    ///   `audioData` output an `AudioDataOutput` with its `audioSettings`. All are added with
+    ///   `addOutputWithNoConnections(_:)` and connected with `addConnection(_:)` to the ports of
+    ///   their media type of the named input, or, when the file names none, of the first input
+    ///   whose device has that media type (audio for `audioData`, video for the others). The file
+    ///   may set a video connection's `videoOrientation` and `isVideoMirrored` (front cameras are
+    ///   mirrored unless the file says otherwise).
     ///
     /// The session is not started.
     /// - Returns: The session and the objects built for each input and output.
     /// - Throws: ``PipelineFileError`` located at the offending input's `device` or `format`
     ///   value, the `preset` value, the output or its connection, with ``PipelineFileError/Kind/capture(_:)``
-    ///   carrying CaptureKit's error, which names the offending value and what is available.
+    ///   carrying CaptureKit's error, which names the offending value and what is available, or
+    ///   ``PipelineFileError/Kind/wrongMediaInput(kind:output:needs:input:suggestion:)`` for an
+    ///   output connected to an input whose device lacks its media type.
     public func makeSession() throws(PipelineFileError) -> PipelineSession {
         let session = CaptureSession()
         let firstFormat = inputs.first { $0.format != nil }
@@ -47,7 +57,7 @@ extension PipelineFile {
 
         var deviceInputs: [CaptureDeviceInput] = []
         for input in inputs {
-            deviceInputs.append(try addInput(input, to: session))
+            deviceInputs.append(try addInput(input, to: session, expectsAudio: expectsAudio(input)))
         }
         if let sessionPreset, sessionPreset != .inputPriority {
             try capture(at: presetLocation ?? runLocation) { () throws(CaptureError) in
@@ -73,20 +83,34 @@ extension PipelineFile {
         return built
     }
 
-    /// Finds the input's device, makes its input, selects its format and adds it.
-    private func addInput(_ input: Input, to session: CaptureSession) throws(PipelineFileError) -> CaptureDeviceInput {
-        let deviceInput = try capture(at: input.deviceLocation) { () throws(CaptureError) in
-            let device = try CaptureDevice.find(input.device.findReference)
-            return try CaptureDeviceInput(device: device)
+    /// Whether the file says the input is a microphone without naming a built-in device: it has
+    /// an audio format, or an `audioData` output names it.
+    private func expectsAudio(_ input: Input) -> Bool {
+        input.audioFormat != nil || outputs.contains { output in
+            guard case .audioData(let spec) = output else { return false }
+            return spec.connection.namesInput && spec.connection.input == input.name
         }
-        if let format = input.format {
+    }
+
+    /// Finds the input's device, makes its input, selects its format and adds it.
+    private func addInput(_ input: Input, to session: CaptureSession, expectsAudio: Bool)
+        throws(PipelineFileError) -> CaptureDeviceInput
+    {
+        let deviceInput = try capture(at: input.deviceLocation) { () throws(CaptureError) in
+            try CaptureDeviceInput(device: try Self.findDevice(input.device, microphone: expectsAudio))
+        }
+        if input.format != nil || input.audioFormat != nil {
             try capture(at: input.formatLocation ?? input.location) { () throws(CaptureError) in
                 let device = deviceInput.device
                 try device.lockForConfiguration()
                 defer { device.unlockForConfiguration() }
-                try device.setActiveFormat(try Self.deviceFormat(format, of: device))
-                if let rate = format.frameRate {
-                    try device.setActiveVideoMinFrameDuration(CaptureTime(value: 1000, timescale: Int32((rate * 1000).rounded())))
+                if let format = input.format {
+                    try device.setActiveFormat(try Self.deviceFormat(format, of: device))
+                    if let rate = format.frameRate {
+                        try device.setActiveVideoMinFrameDuration(CaptureTime(value: 1000, timescale: Int32((rate * 1000).rounded())))
+                    }
+                } else if let format = input.audioFormat {
+                    try device.setActiveFormat(try Self.deviceFormat(format, of: device))
                 }
             }
         }
@@ -99,6 +123,37 @@ extension PipelineFile {
             }
         }
         return deviceInput
+    }
+
+    /// The device a reference names, as `CaptureDevice.find(_:)` finds it. When none matches and
+    /// the input is meant to be a `microphone`, the error lists the microphones (`INDEX:
+    /// UNIQUEID`, indices into `CaptureDevice.devices()` as a device index counts them).
+    static func findDevice(_ reference: DeviceReference, microphone: Bool) throws(CaptureError) -> CaptureDevice {
+        do {
+            return try CaptureDevice.find(reference.findReference)
+        } catch where microphone && error.code == .deviceNotFound {
+            let microphones = CaptureDevice.devices().enumerated().filter { $0.element.hasMediaType(.audio) }
+            throw .deviceNotFound(reference.findReference, available: microphones.map { "\($0.offset): \($0.element.uniqueID)" })
+        }
+    }
+
+    /// The device's format matching a requested audio format: the active format when it has every
+    /// part given, else stereo before mono, S16LE before F32LE, then the rate closest to 48 kHz.
+    static func deviceFormat(_ spec: AudioFormatSpec, of device: CaptureDevice) throws(CaptureError) -> CaptureDevice.Format {
+        let candidates = device.formats.filter { $0.audioFormat.map(spec.matches) ?? false }
+        if candidates.contains(device.activeFormat) { return device.activeFormat }
+        let order = AudioSampleFormat.allCases
+        let best = candidates.min { a, b in
+            let x = a.audioFormat!, y = b.audioFormat!
+            return (x.channelCount == 2 ? 0 : 1, order.firstIndex(of: x.sampleFormat)!, abs(x.sampleRate - 48000))
+                < (y.channelCount == 2 ? 0 : 1, order.firstIndex(of: y.sampleFormat)!, abs(y.sampleRate - 48000))
+        }
+        guard let best else {
+            throw .unsupportedFormat(spec.description, available: device.formats.map { format in
+                format.audioFormat.map { AudioFormatSpec($0).description } ?? format.description
+            })
+        }
+        return best
     }
 
     /// The device's format matching a requested format: same size, supporting the frame rate if
@@ -120,10 +175,14 @@ extension PipelineFile {
         return best
     }
 
-    /// Makes and configures the output, adds it and connects it to its input.
+    /// Makes and configures the output, adds it and connects it to the ports of its media type
+    /// of its input.
     private func addOutput(_ output: Output, to session: CaptureSession, inputs: [CaptureDeviceInput])
         throws(PipelineFileError) -> (any CaptureOutput, CaptureConnection)
     {
+        let spec = output.connection
+        let index = try connectedInput(of: output, inputs: inputs)
+
         let captureOutput: any CaptureOutput
         switch output {
         case .still(let spec):
@@ -146,20 +205,18 @@ extension PipelineFile {
                 try metadata.setRectOfInterest(spec.rectOfInterest)
             }
             captureOutput = metadata
+        case .audioData(let spec):
+            let audio = AudioDataOutput()
+            try capture(at: spec.location) { () throws(CaptureError) in
+                try audio.setAudioSettings(spec.settings)
+            }
+            captureOutput = audio
         }
         try capture(at: output.location) { () throws(CaptureError) in
             try session.addOutputWithNoConnections(captureOutput)
         }
 
-        let spec = output.connection
-        guard let index = self.inputs.firstIndex(where: { $0.name == spec.input }) else {
-            let names = self.inputs.map(\.name)
-            throw PipelineFileError(
-                .unknownInput(spec.input, available: names, suggestion: Suggestion.closest(to: spec.input, among: names)),
-                at: spec.location
-            )
-        }
-        let ports = inputs[index].ports.filter { $0.mediaType == .video }
+        let ports = inputs[index].ports.filter { $0.mediaType == output.mediaType }
         let connection = CaptureConnection(inputPorts: ports, output: captureOutput)
         try capture(at: spec.location) { () throws(CaptureError) in
             try session.addConnection(connection)
@@ -171,6 +228,41 @@ extension PipelineFile {
             connection.isVideoMirrored = mirrored
         }
         return (captureOutput, connection)
+    }
+
+    /// The index of the input feeding `output`: the one its connection names, or, when it names
+    /// none, the first whose device has the output's media type.
+    /// - Throws: ``PipelineFileError/Kind/wrongMediaInput(kind:output:needs:input:suggestion:)``
+    ///   at the connection when the named input's device lacks the media type, or when no
+    ///   input's device has it, suggesting an input whose device has it.
+    private func connectedInput(of output: Output, inputs: [CaptureDeviceInput]) throws(PipelineFileError) -> Int {
+        let spec = output.connection
+        let needs = output.mediaType
+        let suitable = self.inputs.indices.first { inputs[$0].device.hasMediaType(needs) }
+        guard spec.namesInput else {
+            guard let suitable else {
+                throw PipelineFileError(
+                    .wrongMediaInput(kind: output.kindName, output: output.name, needs: needs, input: nil, suggestion: nil),
+                    at: spec.location
+                )
+            }
+            return suitable
+        }
+        guard let index = self.inputs.firstIndex(where: { $0.name == spec.input }) else {
+            let names = self.inputs.map(\.name)
+            throw PipelineFileError(
+                .unknownInput(spec.input, available: names, suggestion: Suggestion.closest(to: spec.input, among: names)),
+                at: spec.location
+            )
+        }
+        guard inputs[index].device.hasMediaType(needs) else {
+            throw PipelineFileError(
+                .wrongMediaInput(kind: output.kindName, output: output.name, needs: needs, input: spec.input,
+                                 suggestion: suitable.map { self.inputs[$0].name }),
+                at: spec.location
+            )
+        }
+        return index
     }
 
     /// Runs a CaptureKit call, reporting its error at `location`.
@@ -190,6 +282,7 @@ extension PipelineFile.DeviceReference {
         switch self {
         case .virtual(.back): "virtual"
         case .virtual(.front): "virtual-front"
+        case .virtualMicrophone: "virtual:microphone"
         case .index(let index): String(index)
         case .identifier(let identifier): identifier
         }
@@ -229,5 +322,13 @@ extension PipelineFile.VideoDataSpec {
             width: size?.width,
             height: size?.height
         )
+    }
+}
+
+extension PipelineFile.AudioDataSpec {
+    /// The audio data output settings: the parts of ``format`` given, the device's for the rest;
+    /// nil without a format.
+    var settings: AudioDataOutput.AudioSettings? {
+        format.map { .init(sampleRate: $0.sampleRate, channelCount: $0.channelCount, sampleFormat: $0.sampleFormat) }
     }
 }

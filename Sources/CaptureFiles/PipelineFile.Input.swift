@@ -1,17 +1,20 @@
 extension PipelineFile {
-    /// A capture input: one device, optionally with a requested format.
+    /// A capture input: one device (a camera or a microphone), optionally with a requested format.
     public struct Input: Sendable, Equatable {
         /// The input's name, unique among inputs; `input0`, `input1`… when the file gives none.
         public var name: String
         /// Which device to open.
         public var device: DeviceReference
-        /// The requested active format, if the file asks for one.
+        /// The requested active video format, if the file asks for one (`WIDTHxHEIGHT[@FPS]`).
         public var format: FormatSpec?
+        /// The requested active audio format, if the file asks for one (`48000Hz stereo s16le`);
+        /// never set together with ``format``.
+        public var audioFormat: AudioFormatSpec?
         /// Where the input's list item starts.
         public var location: SourceLocation
         /// Where the `device` value is written.
         public var deviceLocation: SourceLocation
-        /// Where the `format` value is written, if the file gives one.
+        /// Where the `format` value is written, if the file gives one (video or audio).
         public var formatLocation: SourceLocation?
         /// Device controls to set before the run, if the file gives any.
         public var controls: ControlsSpec?

@@ -1,3 +1,5 @@
+import CaptureKit
+
 extension PipelineFile {
     /// An output fed by the session, written as a list item with exactly one key naming its kind.
     public enum Output: Sendable, Equatable {
@@ -7,6 +9,8 @@ extension PipelineFile {
         case videoData(VideoDataSpec)
         /// A metadata output (`metadata:`): machine-readable codes.
         case metadata(MetadataSpec)
+        /// An audio data output (`audioData:`): sample buffers from a microphone.
+        case audioData(AudioDataSpec)
 
         /// The output's name, unique among outputs.
         public var name: String {
@@ -14,6 +18,7 @@ extension PipelineFile {
             case .still(let spec): spec.name
             case .videoData(let spec): spec.name
             case .metadata(let spec): spec.name
+            case .audioData(let spec): spec.name
             }
         }
 
@@ -23,6 +28,7 @@ extension PipelineFile {
             case .still(let spec): spec.location
             case .videoData(let spec): spec.location
             case .metadata(let spec): spec.location
+            case .audioData(let spec): spec.location
             }
         }
 
@@ -32,19 +38,27 @@ extension PipelineFile {
             case .still(let spec): spec.connection
             case .videoData(let spec): spec.connection
             case .metadata(let spec): spec.connection
+            case .audioData(let spec): spec.connection
             }
         }
 
-        /// The YAML key naming the output's kind: `still`, `videoData` or `metadata`.
+        /// The YAML key naming the output's kind: `still`, `videoData`, `metadata` or `audioData`.
         public var kindName: String {
             switch self {
             case .still: "still"
             case .videoData: "videoData"
             case .metadata: "metadata"
+            case .audioData: "audioData"
             }
         }
 
+        /// The media type the output takes from its input: audio for `audioData`, video for the others.
+        var mediaType: MediaType {
+            if case .audioData = self { return .audio }
+            return .video
+        }
+
         /// The keys that can name an output's kind.
-        public static let kindNames = ["still", "videoData", "metadata"]
+        public static let kindNames = ["still", "videoData", "metadata", "audioData"]
     }
 }

@@ -6,7 +6,11 @@ extension PipelineFileDecoder {
     static let inputKeys = ["name", "device", "format", "controls"]
 
     /// What `device` values look like, for messages.
-    static let deviceDescription = "'virtual', 'virtual-front', a device index, unique ID or name"
+    static let deviceDescription = "'virtual', 'virtual-front', 'virtual-mic', a device index, unique ID or name"
+
+    /// What input `format` values look like, for messages.
+    static let inputFormatDescription = PipelineFile.FormatSpec.syntaxDescription + " for a camera, or "
+        + PipelineFile.AudioFormatSpec.syntaxDescription + " for a microphone"
 
     /// Decodes the `inputs` list, checking that names are unique.
     func decodeInputs(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> [PipelineFile.Input] {
@@ -26,8 +30,10 @@ extension PipelineFileDecoder {
             let device = try deviceReference(deviceEntry)
 
             let formatEntry = item["format"]
-            let format = try formatEntry.map { entry throws(PipelineFileError) in
-                try formatSpec(entry)
+            var format: PipelineFile.FormatSpec?
+            var audioFormat: PipelineFile.AudioFormatSpec?
+            if let formatEntry {
+                (format, audioFormat) = try inputFormat(formatEntry, device: device)
             }
 
             let controls = try item["controls"].map { entry throws(PipelineFileError) in try decodeControls(entry) }
@@ -41,6 +47,7 @@ extension PipelineFileDecoder {
                 formatLocation: formatEntry?.valueLocation
             )
             input.controls = controls
+            input.audioFormat = audioFormat
             inputs.append(input)
         }
         try rejectDuplicateNames(names)
@@ -58,6 +65,8 @@ extension PipelineFileDecoder {
             return .virtual(position: .back)
         case "virtual-front":
             return .virtual(position: .front)
+        case "virtual-mic":
+            return .virtualMicrophone
         default:
             if text.allSatisfy(\.isASCIIDigit) {
                 guard let index = Int(text) else {
@@ -70,6 +79,49 @@ extension PipelineFileDecoder {
             }
             return .identifier(text)
         }
+    }
+
+    /// Reads an input's `format` value: a video format (`WIDTHxHEIGHT` or `WIDTHxHEIGHT@FPS`) or
+    /// an audio format (`48000Hz stereo s16le`); exactly one of the results is set. A virtual
+    /// camera takes only video formats and the virtual microphone only audio formats; other
+    /// devices either, checked against the device when the session is built.
+    func inputFormat(_ entry: YAMLMapping.Entry, device: PipelineFile.DeviceReference)
+        throws(PipelineFileError) -> (PipelineFile.FormatSpec?, PipelineFile.AudioFormatSpec?)
+    {
+        switch device {
+        case .virtual: return (try formatSpec(entry), nil)
+        case .virtualMicrophone: return (nil, try audioFormatSpec(entry))
+        case .index, .identifier: break
+        }
+        let text = try string(entry)
+        if PipelineFile.FormatSpec(parsing: text) != nil {
+            return (try formatSpec(entry), nil)
+        }
+        if PipelineFile.AudioFormatSpec(parsing: text) != nil {
+            return (nil, try audioFormatSpec(entry))
+        }
+        throw PipelineFileError(
+            .malformedValue(key: entry.key, value: text, expected: Self.inputFormatDescription),
+            at: entry.valueLocation
+        )
+    }
+
+    /// Reads an audio `format` value, such as `48000Hz stereo s16le` (any of the three parts).
+    func audioFormatSpec(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> PipelineFile.AudioFormatSpec {
+        let text = try string(entry)
+        guard let format = PipelineFile.AudioFormatSpec(parsing: text) else {
+            throw PipelineFileError(
+                .malformedValue(key: entry.key, value: text, expected: PipelineFile.AudioFormatSpec.syntaxDescription),
+                at: entry.valueLocation
+            )
+        }
+        guard format.isInRange else {
+            throw PipelineFileError(
+                .outOfRange(key: entry.key, value: text, valid: "a sample rate of at least 1 Hz and at least 1 channel"),
+                at: entry.valueLocation
+            )
+        }
+        return format
     }
 
     /// Reads a `format` value: `WIDTHxHEIGHT` or `WIDTHxHEIGHT@FPS`.

@@ -53,12 +53,13 @@ extension PipelineFileDecoder {
         let path = try settings["path"].map { entry throws(PipelineFileError) in
             try nonEmptyString(entry, expected: "a non-empty path")
         }
+        let name = try outputName(settings, default: defaultName)
         return PipelineFile.MetadataSpec(
-            name: try outputName(settings, default: defaultName),
+            name: name,
             types: types,
             rectOfInterest: rect,
             path: path,
-            connection: try connection(settings["connection"], inputs: inputs, outputLocation: location),
+            connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "metadata", output: name),
             location: location
         )
     }

@@ -1,3 +1,4 @@
+import CaptureKit
 import Yams
 
 /// Decoding of the `outputs` list and connection settings.
@@ -37,6 +38,10 @@ extension PipelineFileDecoder {
             if kind.key == "still" {
                 let settings = try mapping(kind.value, key: kind.key, context: "still output", allowingNull: true)
                 output = .still(try decodeStill(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
+                nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
+            } else if kind.key == "audioData" {
+                let settings = try mapping(kind.value, key: kind.key, context: "audioData output", allowingNull: true)
+                output = .audioData(try decodeAudioData(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
                 nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
             } else if kind.key == "metadata" {
                 let settings = try mapping(kind.value, key: kind.key, context: "metadata output", allowingNull: true)
@@ -108,7 +113,7 @@ extension PipelineFileDecoder {
             quality: quality,
             count: count,
             path: path,
-            connection: try connection(settings["connection"], inputs: inputs, outputLocation: location),
+            connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "still", output: name),
             location: location
         )
     }
@@ -164,34 +169,73 @@ extension PipelineFileDecoder {
             discardLate: discardLate,
             action: action,
             path: path,
-            connection: try connection(settings["connection"], inputs: inputs, outputLocation: location),
+            connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "videoData", output: name),
             location: location
         )
     }
 
-    /// Decodes an output's optional `connection`, defaulting to the first input.
+    /// Decodes an output's optional `connection`. Without an `input`, the output takes the
+    /// first input the file shows to have its media type (`needs`), else the first input whose
+    /// media type only its device tells (the session checks it then).
+    /// - Throws: ``PipelineFileError/Kind/wrongMediaInput(kind:output:needs:input:suggestion:)`` at
+    ///   the `input` value when it names an input of the other media type, or at the output when
+    ///   no input can have the media type; a `conflictingKeys` error for orientation or mirroring
+    ///   on an audio connection.
     func connection(
         _ entry: YAMLMapping.Entry?,
         inputs: [PipelineFile.Input],
-        outputLocation: PipelineFile.SourceLocation
+        outputLocation: PipelineFile.SourceLocation,
+        kind: String,
+        output: String,
+        needs: MediaType = .video
     ) throws(PipelineFileError) -> PipelineFile.ConnectionSpec {
         let names = inputs.map(\.name)
+        func defaultInput() throws(PipelineFileError) -> String {
+            guard let name = Self.defaultInput(for: needs, among: inputs) else {
+                throw PipelineFileError(
+                    .wrongMediaInput(kind: kind, output: output, needs: needs, input: nil, suggestion: nil),
+                    at: outputLocation
+                )
+            }
+            return name
+        }
         guard let entry else {
-            return PipelineFile.ConnectionSpec(input: names[0], orientation: nil, mirrored: nil, location: outputLocation)
+            return PipelineFile.ConnectionSpec(
+                input: try defaultInput(), namesInput: false, orientation: nil, mirrored: nil, location: outputLocation
+            )
         }
         let settings = try mapping(entry.value, key: entry.key, context: "connection", allowingNull: true)
         try settings.rejectUnknownKeys(allowed: Self.connectionKeys)
+        if needs == .audio, let videoKey = settings.entries.first(where: { $0.key != "input" }) {
+            throw PipelineFileError(
+                .conflictingKeys(videoKey.key, with: kind, reason: "orientation and mirroring apply to video; "
+                    + "an \(kind) output's connection takes only 'input'"),
+                at: videoKey.keyLocation
+            )
+        }
 
-        var input = names[0]
+        let input: String
+        let namesInput: Bool
         if let inputEntry = settings["input"] {
             let reference = try string(inputEntry)
-            guard names.contains(reference) else {
+            guard let named = inputs.first(where: { $0.name == reference }) else {
                 throw PipelineFileError(
                     .unknownInput(reference, available: names, suggestion: Suggestion.closest(to: reference, among: names)),
                     at: inputEntry.valueLocation
                 )
             }
+            if let declared = named.declaredMediaType, declared != needs {
+                throw PipelineFileError(
+                    .wrongMediaInput(kind: kind, output: output, needs: needs, input: reference,
+                                     suggestion: Self.defaultInput(for: needs, among: inputs)),
+                    at: inputEntry.valueLocation
+                )
+            }
             input = reference
+            namesInput = true
+        } else {
+            input = try defaultInput()
+            namesInput = false
         }
         let orientation = try settings["orientation"].map { entry throws(PipelineFileError) in
             try choice(entry, of: PipelineFile.Orientation.self)
@@ -201,10 +245,18 @@ extension PipelineFileDecoder {
         }
         return PipelineFile.ConnectionSpec(
             input: input,
+            namesInput: namesInput,
             orientation: orientation,
             mirrored: mirrored,
             location: settings.entries.isEmpty ? entry.keyLocation : settings.location
         )
+    }
+
+    /// The input an output of media type `needs` takes when its connection names none: the
+    /// first input the file shows to have that media type, else the first whose media type only
+    /// its device tells; nil when every input is of the other media type.
+    static func defaultInput(for needs: MediaType, among inputs: [PipelineFile.Input]) -> String? {
+        (inputs.first { $0.declaredMediaType == needs } ?? inputs.first { $0.declaredMediaType == nil })?.name
     }
 
     /// Reads an output's optional `name`.

@@ -35,6 +35,20 @@ extension PipelineFileError.Kind {
         case .unknownInput(let reference, let available, let suggestion):
             return "connection input '\(reference)' does not name an input (inputs: \(available.joined(separator: ", ")))"
                 + Self.didYouMean(suggestion)
+        case .wrongMediaInput(let kind, let output, let needs, let input, let suggestion):
+            let article = needs == .audio ? "an" : "a"
+            var text = "\(kind) output '\(output)' needs \(article) \(needs.rawValue) input, but "
+            if let input {
+                text += "input '\(input)' is \(needs == .audio ? "a camera" : "a microphone")"
+            } else {
+                text += "the file has no \(needs.rawValue) input"
+            }
+            if let suggestion {
+                return text + "; connect it to '\(suggestion)' with 'connection: { input: \(suggestion) }'"
+            }
+            return text + "; add an input with " + (needs == .audio
+                ? "'device: virtual-mic' or a microphone's name or unique ID (see 'capture devices')"
+                : "'device: virtual' or a camera's name or unique ID (see 'capture devices')")
         case .conflictingKeys(let key, let other, let reason):
             return "'\(key)' conflicts with '\(other)': \(reason)"
         case .capture(let error):

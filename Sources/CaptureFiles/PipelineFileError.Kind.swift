@@ -37,6 +37,11 @@ extension PipelineFileError {
         case duplicateName(String, firstUse: PipelineFile.SourceLocation)
         /// A connection names an input the file does not define.
         case unknownInput(String, available: [String], suggestion: String?)
+        /// An output is connected to an input of the other media type (an `audioData` output to
+        /// a camera, a `still`, `videoData` or `metadata` output to a microphone), or the file has
+        /// no input of the media type the output needs (`input` is nil then). `kind` and `output`
+        /// are the output's kind key and name; `suggestion` is an input of the right media type.
+        case wrongMediaInput(kind: String, output: String, needs: MediaType, input: String?, suggestion: String?)
         /// A key cannot be used together with another key or its value.
         case conflictingKeys(String, with: String, reason: String)
         /// Building the session failed: CaptureKit rejected the device, format, preset, output

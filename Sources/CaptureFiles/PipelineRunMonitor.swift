@@ -1,3 +1,4 @@
+import CaptureKit
 import Synchronization
 
 /// The shared progress of one run: what each output has done, the first failure, and a stream
@@ -10,6 +11,10 @@ final class PipelineRunMonitor: Sendable {
         var meanLuma: [Double] = []
         /// "TYPE VALUE" of each code a `metadata` output found, in the order first seen.
         var codes: [String] = []
+        /// Audio frames (samples per channel) an `audioData` output handled.
+        var audioFrames = 0
+        /// The format of the audio an `audioData` output handled, once it had some.
+        var audioFormat: AudioFormat?
     }
 
     struct State {
@@ -39,6 +44,42 @@ final class PipelineRunMonitor: Sendable {
             guard !state.isFinished, state.failure == nil, done < frameTarget ?? .max else { return nil }
             return done + 1
         }
+    }
+
+    /// The 1-based number of the next item (sample buffer) output `index` should handle, or nil
+    /// when the run is over or the output has handled `limit` items.
+    func nextItem(ofOutput index: Int, limit: Int?) -> Int? {
+        state.withLock { state in
+            let done = state.outputs[index].count
+            guard !state.isFinished, state.failure == nil, done < limit ?? .max else { return nil }
+            return done + 1
+        }
+    }
+
+    /// Records a sample buffer an `audioData` output handled: `frames` frames of `format`,
+    /// written to `file` when it has one.
+    func handledAudio(output index: Int, frames: Int, format: AudioFormat, file: String?) {
+        state.withLock { state in
+            state.outputs[index].count += 1
+            state.outputs[index].audioFrames += frames
+            state.outputs[index].audioFormat = format
+            if let file, state.outputs[index].files.last != file { state.outputs[index].files.append(file) }
+        }
+        changed.yield()
+    }
+
+    /// Records a file an output wrote when the run ended (an `audioData` output's WAV file that
+    /// no buffer started), and the format it holds.
+    func wroteAtEnd(output index: Int, file: String, format: AudioFormat?) {
+        state.withLock { state in
+            if !state.outputs[index].files.contains(file) { state.outputs[index].files.append(file) }
+            if state.outputs[index].audioFormat == nil { state.outputs[index].audioFormat = format }
+        }
+    }
+
+    /// Sets the number of items output `index` dropped, as its output counted them.
+    func setDropped(output index: Int, _ count: Int) {
+        state.withLock { $0.outputs[index].dropped = count }
     }
 
     /// Records a handled frame or a taken still, with the file written and the luma measured.
@@ -90,15 +131,21 @@ final class PipelineRunMonitor: Sendable {
     /// Each output's progress, in file order.
     var progress: [OutputProgress] { state.withLock { $0.outputs } }
 
-    /// Waits until every output in `outputs` has handled the frame target, throwing the first
-    /// failure as soon as it is recorded. In a `seconds` run no frame count ends the wait: it only
-    /// throws a failure, or returns when the run finishes. Returns early when the task is cancelled.
-    func waitForFrames(of outputs: [Int]) async throws(PipelineRunError) {
+    /// Waits until every output in `outputs` has handled the frame target and each output in
+    /// `counts` its count of items (an `audioData` output's sample buffers), throwing the first
+    /// failure as soon as it is recorded. In a `seconds` run no frame count ends the wait: it
+    /// returns once the `counts` are reached, and without counts it only throws a failure, or
+    /// returns when the run finishes. Returns early when the task is cancelled.
+    ///
+    /// One task at a time may wait: the changes stream has a single consumer.
+    func waitForFrames(of outputs: [Int], counts: [(output: Int, count: Int)] = []) async throws(PipelineRunError) {
         func check() throws(PipelineRunError) -> Bool {
-            let (failure, counts) = state.withLock { state in (state.failure, outputs.map { state.outputs[$0].count }) }
+            let (failure, frames, reached) = state.withLock { state in
+                (state.failure, outputs.map { state.outputs[$0].count }, counts.allSatisfy { state.outputs[$0.output].count >= $0.count })
+            }
             if let failure { throw failure }
-            guard let frameTarget else { return false }
-            return counts.allSatisfy { $0 >= frameTarget }
+            guard let frameTarget else { return !counts.isEmpty && reached }
+            return reached && frames.allSatisfy { $0 >= frameTarget }
         }
         if try check() { return }
         for await _ in changes {

@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 
 extension PipelineRunReport {
@@ -5,32 +6,43 @@ extension PipelineRunReport {
     public struct OutputResult: Sendable, Equatable {
         /// The output's name in the file.
         public var name: String
-        /// The output's kind: `still`, `videoData` or `metadata`.
+        /// The output's kind: `still`, `videoData`, `metadata` or `audioData`.
         public var kind: String
         /// What a `videoData` output did with its frames; nil for a `still` output.
         public var action: PipelineFile.VideoDataAction?
-        /// Stills taken (`still`), frames handled (`videoData`) or codes found (`metadata`).
+        /// Stills taken (`still`), frames handled (`videoData`), codes found (`metadata`) or
+        /// sample buffers handled (`audioData`).
         public var count: Int
         /// Frames the output discarded because the run was still busy with an earlier one
-        /// (`videoData` with `discardLate`); 0 for a `still` output.
+        /// (`videoData` with `discardLate`), or sample buffers an `audioData` output dropped
+        /// because its delegate queue was full; 0 for a `still` output.
         public var droppedFrames: Int
-        /// The files written, in the order written: each still, or each `dump` file.
+        /// The files written, in the order written: each still, each `dump` file, or an
+        /// `audioData` output's WAV file.
         public var files: [String]
         /// The mean luma (0...255, BT.601 weights for RGB formats) of each handled frame, in
         /// order; filled only for the `stats` action.
         public var meanLuma: [Double]
         /// "TYPE VALUE" of each code a `metadata` output found, in the order first seen.
         public var codes: [String]
+        /// Audio frames (samples per channel) an `audioData` output handled; 0 for other outputs.
+        public var audioFrames: Int
+        /// The format of an `audioData` output's audio (what its WAV file holds); nil for other
+        /// outputs, and for an `audioData` output that had no audio and wrote no file.
+        public var audioFormat: AudioFormat?
 
         /// Creates an output result.
         /// - Parameters:
         ///   - name: The output's name.
-        ///   - kind: `still` or `videoData`.
+        ///   - kind: `still`, `videoData`, `metadata` or `audioData`.
         ///   - action: The `videoData` action, or nil.
         ///   - count: Stills taken or frames handled.
         ///   - droppedFrames: Frames discarded.
         ///   - files: The files written.
         ///   - meanLuma: The per-frame mean luma, for `stats`.
+        ///   - codes: The codes a `metadata` output found.
+        ///   - audioFrames: The audio frames an `audioData` output handled.
+        ///   - audioFormat: The format of an `audioData` output's audio.
         public init(
             name: String,
             kind: String,
@@ -39,7 +51,9 @@ extension PipelineRunReport {
             droppedFrames: Int,
             files: [String],
             meanLuma: [Double],
-            codes: [String] = []
+            codes: [String] = [],
+            audioFrames: Int = 0,
+            audioFormat: AudioFormat? = nil
         ) {
             self.name = name
             self.kind = kind
@@ -49,6 +63,8 @@ extension PipelineRunReport {
             self.files = files
             self.meanLuma = meanLuma
             self.codes = codes
+            self.audioFrames = audioFrames
+            self.audioFormat = audioFormat
         }
 
         /// The average of ``meanLuma`` over the frames, if any were measured.
@@ -56,8 +72,21 @@ extension PipelineRunReport {
             meanLuma.isEmpty ? nil : meanLuma.reduce(0, +) / Double(meanLuma.count)
         }
 
-        /// One line: the output, its count and, for `stats`, its luma.
+        /// The length of the audio an `audioData` output handled, in seconds; nil for other outputs.
+        public var audioSeconds: Double? {
+            audioFormat.map { Double(audioFrames) / Double($0.sampleRate) }
+        }
+
+        /// One line: the output, its count and, for `stats`, its luma; for `audioData` the
+        /// length and format of its audio.
         public var summary: String {
+            if kind == "audioData" {
+                var text = "audioData '\(name)': \(count) sample buffer\(count == 1 ? "" : "s")"
+                if let format = audioFormat, let seconds = audioSeconds {
+                    text += String(format: " (%.2f s of ", seconds) + "\(format))"
+                }
+                return text + ", \(droppedFrames) dropped"
+            }
             if kind == "metadata" {
                 return "metadata '\(name)': \(count) code\(count == 1 ? "" : "s")" + (codes.isEmpty ? "" : " (" + codes.joined(separator: "; ") + ")")
             }

@@ -19,16 +19,23 @@ extension PipelineSession {
     ///   dropped and counted as dropped.
     /// - A `metadata` output records each code the first time it is seen (`type value`), writing
     ///   it as a JSON line to its path when it has one.
+    /// - An `audioData` output's sample buffers are handled one at a time on a queue of their
+    ///   own, up to its `count` when it has one (later buffers are ignored): counted, and with
+    ///   `write` appended to a WAV file (16-bit PCM or 32-bit float as delivered) whose header
+    ///   gets the real length when the run ends. Buffers the output dropped because its
+    ///   delegate queue was full are counted as dropped.
     /// - `frames: N` stops once every `videoData` output has handled N frames (later frames are
-    ///   ignored) and every still has been taken; the stills are spread over N frame durations.
-    ///   `seconds: S` stops after S seconds, once every still has been taken.
+    ///   ignored), every still has been taken and every `audioData` output with a `count` has
+    ///   its buffers; the stills are spread over N frame durations. `seconds: S` stops after S
+    ///   seconds, once every still has been taken and every `audioData` count reached.
     ///
     /// Relative paths are resolved against `directory`, which is created if needed; absolute
     /// paths are used as written.
     /// - Parameters:
     ///   - directory: Where relative output paths are written.
     ///   - timeout: How long the run may take before it fails; by default the run's expected
-    ///     length (S seconds, or N frames at the slowest input's frame rate) plus ``timeoutMargin``.
+    ///     length (S seconds, or N frames at the slowest input's frame rate, and at least an
+    ///     `audioData` count's buffers at 10 ms each) plus ``timeoutMargin``.
     /// - Returns: What each output did, the files written and how long the session ran.
     /// - Throws: ``PipelineRunError`` when the session cannot start, fails while running, a still
     ///   fails, a file cannot be written, the run times out, or the task is cancelled. The session
@@ -48,6 +55,17 @@ extension PipelineSession {
             collectors.append(collector)
             videoDataIndices.append(index)
         }
+        var audioCollectors: [(index: Int, collector: PipelineAudioCollector)] = []
+        var audioGoals: [(output: Int, count: Int)] = []
+        var droppedBefore: [Int: Int] = [:]
+        for (index, output) in file.outputs.enumerated() {
+            guard case .audioData(let spec) = output, let audio = outputs[index] as? AudioDataOutput else { continue }
+            let collector = PipelineAudioCollector(index: index, spec: spec, directory: directory, monitor: monitor)
+            audio.setSampleBufferDelegate(collector, queue: collector.queue)
+            audioCollectors.append((index, collector))
+            if let count = spec.count { audioGoals.append((index, count)) }
+            droppedBefore[index] = audio.droppedSampleBufferCount
+        }
         var codeCollectors: [PipelineMetadataCollector] = []
         for (index, output) in file.outputs.enumerated() {
             guard case .metadata(let spec) = output, let metadata = outputs[index] as? MetadataOutput else { continue }
@@ -66,6 +84,7 @@ extension PipelineSession {
             NotificationCenter.default.removeObserver(observer)
             for case let data as VideoDataOutput in outputs { data.setSampleBufferDelegate(nil, queue: nil) }
             for case let metadata as MetadataOutput in outputs { metadata.setMetadataObjectsDelegate(nil, queue: nil) }
+            for case let audio as AudioDataOutput in outputs { audio.setSampleBufferDelegate(nil, queue: nil) }
         }
 
         do {
@@ -83,6 +102,7 @@ extension PipelineSession {
                 limit: limit,
                 frameTarget: frameTarget,
                 videoDataIndices: videoDataIndices,
+                audioGoals: audioGoals,
                 directory: directory,
                 monitor: monitor
             )
@@ -92,24 +112,66 @@ extension PipelineSession {
         let duration = clock.now - start
         monitor.finish()
         await session.stopRunning()
-        for queue in collectors.map(\.queue) + codeCollectors.map(\.queue) {
+        for queue in collectors.map(\.queue) + codeCollectors.map(\.queue) + audioCollectors.map(\.collector.queue) {
             await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
         }
         withExtendedLifetime((collectors, codeCollectors)) {}
-        if let error = monitor.failure ?? failure { throw error }
+        for (index, before) in droppedBefore {
+            guard let audio = outputs[index] as? AudioDataOutput else { continue }
+            monitor.setDropped(output: index, audio.droppedSampleBufferCount - before)
+        }
+        let runFailure = monitor.failure ?? failure
+        let finishFailure = finishAudio(audioCollectors, createEmpty: runFailure == nil)
+        if let error = runFailure ?? finishFailure { throw error }
         return report(duration: duration, progress: monitor.progress)
     }
 
-    /// The run's expected length: its seconds, or its frames at the slowest input's rate.
+    /// Completes each `audioData` output's WAV file, writing an empty one for an output that
+    /// had no audio when `createEmpty`; returns the first failure.
+    private func finishAudio(_ collectors: [(index: Int, collector: PipelineAudioCollector)], createEmpty: Bool) -> PipelineRunError? {
+        var failure: PipelineRunError?
+        for (index, collector) in collectors {
+            do {
+                try collector.finish(expectedFormat: createEmpty ? expectedAudioFormat(ofOutputAt: index) : nil)
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        return failure
+    }
+
+    /// The format an `audioData` output delivers: its connected device's active format, with
+    /// the output's settings applied; nil when it is not connected to a microphone.
+    func expectedAudioFormat(ofOutputAt index: Int) -> AudioFormat? {
+        guard let device = connections[index].inputPorts.first(where: { $0.mediaType == .audio })?.device,
+              var format = device.activeFormat.audioFormat else { return nil }
+        if let settings = (outputs[index] as? AudioDataOutput)?.audioSettings {
+            format.sampleRate = settings.sampleRate ?? format.sampleRate
+            format.channelCount = settings.channelCount ?? format.channelCount
+            format.sampleFormat = settings.sampleFormat ?? format.sampleFormat
+        }
+        return format
+    }
+
+    /// The run's expected length: its seconds, or its frames at the slowest input's rate; at
+    /// least the largest `audioData` count at 10 ms a buffer (the virtual microphone's).
     var expectedLength: Duration {
+        let audioSeconds = file.outputs.compactMap { output -> Double? in
+            guard case .audioData(let spec) = output, let count = spec.count else { return nil }
+            return Double(count) * Self.audioBufferSeconds
+        }.max() ?? 0
         switch file.run {
         case .seconds(let seconds):
-            return Self.duration(seconds: seconds)
+            return Self.duration(seconds: max(seconds, audioSeconds))
         case .frames(let count):
             let rates = file.inputs.indices.compactMap { plannedFrameRate(ofInputAt: $0) }
-            return Self.duration(seconds: Double(count) / max(rates.min() ?? 1, 0.1))
+            return Self.duration(seconds: max(Double(count) / max(rates.min() ?? 1, 0.1), audioSeconds))
         }
     }
+
+    /// The length of a microphone's sample buffer the expected length assumes: the virtual
+    /// microphone's 10 ms.
+    static let audioBufferSeconds = 0.01
 
     /// A duration of `seconds`, at most a year, so that absurd run lengths cannot overflow.
     static func duration(seconds: Double) -> Duration {
@@ -124,6 +186,7 @@ extension PipelineSession {
         limit: Duration,
         frameTarget: Int?,
         videoDataIndices: [Int],
+        audioGoals: [(output: Int, count: Int)],
         directory: URL,
         monitor: PipelineRunMonitor
     ) async throws(PipelineRunError) {
@@ -145,10 +208,12 @@ extension PipelineSession {
                 if case .seconds(let seconds) = file.run {
                     group.addTask { try await ContinuousClock().sleep(until: start + Self.duration(seconds: seconds)) }
                     tasks += 1
-                    // Not counted: it only ends the run early, when a failure is recorded.
-                    group.addTask { try await monitor.waitForFrames(of: videoDataIndices) }
+                    // Counted only with audio counts to reach; otherwise it only ends the run
+                    // early, when a failure is recorded.
+                    group.addTask { try await monitor.waitForFrames(of: videoDataIndices, counts: audioGoals) }
+                    if !audioGoals.isEmpty { tasks += 1 }
                 } else {
-                    group.addTask { try await monitor.waitForFrames(of: videoDataIndices) }
+                    group.addTask { try await monitor.waitForFrames(of: videoDataIndices, counts: audioGoals) }
                     tasks += 1
                 }
                 group.addTask {
@@ -228,6 +293,9 @@ extension PipelineSession {
                 return "videoData output '\(spec.name)': \(done) of \(target) frames"
             case .metadata:
                 return nil
+            case .audioData(let spec):
+                guard let target = spec.count, done < target else { return nil }
+                return "audioData output '\(spec.name)': \(done) of \(target) sample buffers"
             }
         }
     }
@@ -244,7 +312,9 @@ extension PipelineSession {
                 droppedFrames: progress[index].dropped,
                 files: progress[index].files,
                 meanLuma: progress[index].meanLuma,
-                codes: progress[index].codes
+                codes: progress[index].codes,
+                audioFrames: progress[index].audioFrames,
+                audioFormat: progress[index].audioFormat
             )
         }
         return PipelineRunReport(

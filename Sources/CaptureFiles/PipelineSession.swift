@@ -14,7 +14,8 @@ public final class PipelineSession: Sendable {
     /// The device input of each of the file's inputs, in file order.
     public let inputs: [CaptureDeviceInput]
     /// The capture output of each of the file's outputs, in file order: a `StillImageOutput` for
-    /// each `still`, a `VideoDataOutput` for each `videoData`.
+    /// each `still`, a `VideoDataOutput` for each `videoData`, a `MetadataOutput` for each
+    /// `metadata` and an `AudioDataOutput` for each `audioData`.
     public let outputs: [any CaptureOutput]
     /// The connection feeding each of the file's outputs, in file order.
     public let connections: [CaptureConnection]

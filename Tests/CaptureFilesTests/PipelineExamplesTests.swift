@@ -59,11 +59,49 @@ struct PipelineExamplesTests {
         // The virtual camera's source is live and endless: bound it so the pipeline ends with EOS.
         var bounded = line.replacing(/videotestsrc name=input\d+_src/) { "\($0.output) num-buffers=5" }
         #expect(bounded != line, "no virtual-camera source to bound in \(line)")
+        // So is the virtual microphone's (5 buffers of 10 ms).
+        bounded = bounded.replacing(/audiotestsrc name=input\d+_src/) { "\($0.output) num-buffers=5" }
         // Nothing pulls an appsink's samples under gst-launch-1.0 (CaptureKit's callbacks do), so a
         // bounded appsink that does not drop would block its branch once full: let it drop.
         bounded = bounded.replacing(/appsink name=output\d+_sink(?![^!]* drop=)/) { "\($0.output) drop=true" }
         let (status, output) = try Self.shell("timeout 10 gst-launch-1.0 -q \(bounded)")
         #expect(status == 0, "gst-launch-1.0 exited \(status): \(output)\n\(bounded)")
+    }
+
+    /// The fenced blocks of `language` in a Markdown file that contain `marker`.
+    static func fencedBlocks(in path: String, language: String, containing marker: String) throws -> [String] {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line == "```\(language)" {
+                current = []
+            } else if let lines = current, line == "```" {
+                let block = lines.joined(separator: "\n")
+                if block.contains(marker) { blocks.append(block) }
+                current = nil
+            } else {
+                current?.append(line)
+            }
+        }
+        return blocks
+    }
+
+    @Test("the README's and the DocC article's audio example is pipelines/record-audio.yaml, and the article's error is what it says")
+    func documentedAudioExample() throws {
+        let example = try Self.load("record-audio").makeSession().session.pipelineDescription
+        let article = "Sources/CaptureKit/CaptureKit.docc/RunningPipelineFiles.md"
+        let snippets = try Self.fencedBlocks(in: "README.md", language: "yaml", containing: "virtual-mic")
+            + Self.fencedBlocks(in: article, language: "yaml", containing: "virtual-mic")
+        #expect(snippets.count == 2, "\(snippets)")
+        for snippet in snippets {
+            #expect(try PipelineFile.parse(snippet, fileName: "snippet.yaml").makeSession().session.pipelineDescription == example)
+        }
+        let articleSnippet = try #require(snippets.last)
+        let wrong = articleSnippet.replacing("connection: { input: mic }", with: "connection: { input: camera }")
+        let error = try #require(throws: PipelineFileError.self) { try PipelineFile.parse(wrong, fileName: "record.yaml") }
+        let shown = try Self.fencedBlocks(in: article, language: "text", containing: "record.yaml:")
+        #expect(shown == [error.description])
     }
 
     // MARK: - Real runs
@@ -159,6 +197,20 @@ struct PipelineExamplesTests {
             let device = try #require(built.inputs.first?.device)
             #expect(device.exposureMode == .custom && device.focusMode == .locked && device.lensPosition == 0.2)
             #expect(device.whiteBalanceMode == .locked)
+        case "record-audio":
+            #expect(report.seconds >= 1.9 && report.seconds < 3, "\(report.seconds)")
+            let frames = try #require(report.output(named: "frames"))
+            #expect(frames.kind == "videoData" && frames.count >= 30, "\(frames.count) frames in 2 s")
+            let sound = try #require(report.output(named: "sound"))
+            let path = directory.appendingPathComponent("sound.wav").path
+            #expect(sound.kind == "audioData")
+            #expect(sound.files == [path])
+            #expect(sound.audioFormat == AudioFormat(sampleRate: 48000, channelCount: 2, sampleFormat: .s16le))
+            #expect(sound.count >= 180, "\(sound.count) buffers of 10 ms in 2 s")
+            #expect(try Self.size(of: path) == 44 + sound.audioFrames * 4, "the header's 44 bytes and every frame")
+            #expect(report.description.contains("audioData 'sound': \(sound.count) sample buffers ("), "\(report.description)")
+            try Self.expectWAV(at: path, codec: "pcm_s16le", sampleRate: 48000, channels: 2, seconds: 2)
+            try Self.expectVirtualMicrophoneTone(inWAVAt: path)
         default:
             Issue.record("pipelines/\(name).yaml has no expectations in runExample; add a case")
         }
@@ -470,6 +522,85 @@ struct PipelineExamplesTests {
     }
 
     // MARK: - Helpers
+
+    /// Checks a WAV file as ffprobe reads it: its codec, rate, channels, and a duration within
+    /// 10% of `seconds`.
+    static func expectWAV(at path: String, codec: String, sampleRate: Int, channels: Int, seconds: Double,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (status, output) = try run("/usr/bin/ffprobe", [
+            "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name,sample_rate,channels,duration",
+            "-of", "default=noprint_wrappers=1", path,
+        ])
+        #expect(status == 0, "ffprobe \(path): \(output)", sourceLocation: sourceLocation)
+        var fields: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let pair = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if pair.count == 2 { fields[pair[0]] = pair[1] }
+        }
+        #expect(fields["codec_name"] == codec, "\(fields)", sourceLocation: sourceLocation)
+        #expect(fields["sample_rate"] == String(sampleRate), "\(fields)", sourceLocation: sourceLocation)
+        #expect(fields["channels"] == String(channels), "\(fields)", sourceLocation: sourceLocation)
+        let duration = try #require(fields["duration"].flatMap(Double.init), "\(fields)", sourceLocation: sourceLocation)
+        #expect(abs(duration - seconds) <= seconds * 0.1, "duration \(duration) s for a \(seconds) s run", sourceLocation: sourceLocation)
+    }
+
+    /// The interleaved samples of a 16-bit PCM WAV file (its `data` chunk), with its rate and channels.
+    static func wavSamples(at path: String) throws -> (samples: [Int16], sampleRate: Int, channels: Int) {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        func u32(_ offset: Int) -> Int { Int(data[offset..<offset + 4].enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * $1.offset) }) }
+        func u16(_ offset: Int) -> Int { Int(data[offset]) | Int(data[offset + 1]) << 8 }
+        #expect(data.prefix(4) == Data("RIFF".utf8) && data[8..<12] == Data("WAVE".utf8))
+        #expect(u32(4) == data.count - 8, "the RIFF size is the file's length less 8")
+        var offset = 12
+        var format: (rate: Int, channels: Int, bits: Int)?
+        while offset + 8 <= data.count {
+            let id = String(decoding: data[offset..<offset + 4], as: UTF8.self), size = u32(offset + 4)
+            if id == "fmt " { format = (u32(offset + 12), u16(offset + 10), u16(offset + 22)) }
+            if id == "data" {
+                let format = try #require(format)
+                #expect(format.bits == 16 && offset + 8 + size == data.count, "\(format), data \(size) of \(data.count)")
+                let samples = stride(from: offset + 8, to: offset + 8 + size - 1, by: 2).map { Int16(bitPattern: UInt16(u16($0))) }
+                return (samples, format.rate, format.channels)
+            }
+            offset += 8 + size + size % 2
+        }
+        Issue.record("\(path) has no data chunk")
+        return ([], 0, 0)
+    }
+
+    /// The power of `frequency` in `samples` at `rate` (Goertzel).
+    static func power(of frequency: Double, in samples: ArraySlice<Double>, rate: Int) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * frequency / Double(rate))
+        var (previous, beforePrevious) = (0.0, 0.0)
+        for sample in samples {
+            (previous, beforePrevious) = (sample + coefficient * previous - beforePrevious, previous)
+        }
+        return previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+    }
+
+    /// Checks that a 16-bit WAV file of the virtual microphone holds its signal: a quarter of
+    /// full scale on every channel alike, the first second's dominant frequency 440 Hz and the
+    /// second's 494 Hz (among the eight of the scale), as `VirtualMicrophoneSignal` says.
+    static func expectVirtualMicrophoneTone(inWAVAt path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (samples, rate, channels) = try wavSamples(at: path)
+        let frames = samples.count / max(channels, 1)
+        try #require(frames >= rate * 3 / 2, "\(frames) frames at \(rate) Hz", sourceLocation: sourceLocation)
+        for channel in 1..<channels {
+            #expect(stride(from: 0, to: frames, by: 97).allSatisfy { samples[$0 * channels] == samples[$0 * channels + channel] },
+                    "channel \(channel) differs from channel 0", sourceLocation: sourceLocation)
+        }
+        let first = (0..<frames).map { Double(samples[$0 * channels]) / 32767 }
+        let peak = first.map(abs).max() ?? 0
+        #expect(abs(peak - VirtualMicrophoneSignal.amplitude) < 0.01, "peak \(peak)", sourceLocation: sourceLocation)
+        // The run's audio starts within a few buffers of running time 0, so the file's first
+        // second is (mostly) second 0 of the signal and its third quarter-second second 1.
+        for (window, second) in [(0..<rate, 0), (rate * 5 / 4..<rate * 7 / 4, 1)] where window.upperBound <= frames {
+            let powers = VirtualMicrophoneSignal.frequencies.map { power(of: Double($0), in: first[window], rate: rate) }
+            let dominant = VirtualMicrophoneSignal.frequencies[powers.firstIndex(of: powers.max()!)!]
+            #expect(dominant == VirtualMicrophoneSignal.frequency(second: Int64(second)),
+                    "samples \(window) are dominated by \(dominant) Hz", sourceLocation: sourceLocation)
+        }
+    }
 
     /// Checks a JPEG's magic number, and its EXIF Orientation and size as exiftool reads them.
     /// Puts a device's controls back to their defaults (auto modes, no zoom, torch off).

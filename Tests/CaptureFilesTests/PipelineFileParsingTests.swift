@@ -95,7 +95,7 @@ import Testing
                     count: 1,
                     path: "output1-{n}.nv12",
                     connection: PipelineFile.ConnectionSpec(
-                        input: "cam", orientation: nil, mirrored: nil, location: at(22, 5)
+                        input: "cam", namesInput: false, orientation: nil, mirrored: nil, location: at(22, 5)
                     ),
                     location: at(22, 5)
                 )),
@@ -119,7 +119,7 @@ import Testing
                     action: .count,
                     path: nil,
                     connection: PipelineFile.ConnectionSpec(
-                        input: "cam", orientation: nil, mirrored: nil, location: at(31, 5)
+                        input: "cam", namesInput: false, orientation: nil, mirrored: nil, location: at(31, 5)
                     ),
                     location: at(31, 5)
                 )),
