@@ -168,4 +168,31 @@ struct LiveRuntimeTests {
         try device.setVideoZoomFactor(1)
         device.unlockForConfiguration()
     }
+
+    @Test("a metadata output's objects keep their identity while other outputs come and go")
+    func metadataIdentitySurvives() async throws {
+        let metadata = MetadataOutput()
+        try metadata.setMetadataObjectTypes([.qr])
+        let test = try TestSession(preset: .vga640x480, outputs: [metadata])
+        let stream = metadata.metadataObjects(bufferingNewest: 256)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var codes: [MachineReadableCodeObject] = []
+        var changed = false
+        for await batch in stream {
+            codes += batch.compactMap { $0 as? MachineReadableCodeObject }.filter { $0.type == .qr }
+            if codes.count == 3 && !changed {
+                // Add and remove another output mid-way: the metadata branch is not touched.
+                changed = true
+                let still = StillImageOutput()
+                try test.session.addOutput(still)
+                try test.session.removeOutput(still)
+            }
+            if codes.count >= 10 { break }
+        }
+        // One object all along: its duration grows by exactly its time, across the changes.
+        let first = try #require(codes.first), last = try #require(codes.last)
+        #expect(last.time > first.time)
+        #expect(abs((last.duration.seconds - first.duration.seconds) - (last.time.seconds - first.time.seconds)) < 1e-6)
+    }
 }
