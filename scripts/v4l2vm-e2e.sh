@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End to end on a real V4L2 driver (vivid) inside ../shared/v4l2vm (not part of `make test`:
 # it boots a VM, ~15 s a run). Usage, from the checkout:
-#   V4L2VM_EXTRA_PACKAGES="libexif12 libzxing2 libopencv-objdetect406 libopencv-imgproc406 libopencv-core406" \
-#     ../shared/v4l2vm/v4l2vm build   # once, as root (the guest needs libexif, zxing-cpp and OpenCV)
+#   V4L2VM_EXTRA_PACKAGES="libexif12 libzxing2 libopencv-objdetect406 libopencv-imgproc406 libopencv-core406 libimage-exiftool-perl" \
+#     ../shared/v4l2vm/v4l2vm build   # once, as root (the guest needs libexif, zxing-cpp, OpenCV and exiftool)
 #   swift build --build-tests && scripts/v4l2vm-e2e.sh
 # Inside the guest (V4L2VM=1) it lists devices, snaps a 640x480 still from vivid and checks it.
 set -euo pipefail
@@ -48,7 +48,7 @@ fi
 echo "== hot-plug: capture devices --watch while vivid is removed and loaded again"
 $capture devices --watch 8 > "$out/watch.txt" &
 watcher=$!
-sleep 3
+sleep 5
 modprobe -r vivid
 sleep 1.5
 modprobe vivid n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0

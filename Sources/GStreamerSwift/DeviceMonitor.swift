@@ -10,8 +10,8 @@ public struct MonitoredDevice: Sendable, Equatable {
     public var caps: [CapsStructure]
     /// Its properties (device.path, api.v4l2.cap.card, device.bus_path, …).
     public var properties: [String: CapsValue]
-    /// The factory of the element the device makes for itself (`gst_device_create_element`:
-    /// "v4l2src", "pulsesrc", "alsasrc", "pipewiresrc"), nil when it makes none.
+    /// The factory of the element an audio device makes for itself (`gst_device_create_element`:
+    /// "pulsesrc", "alsasrc", "pipewiresrc"), nil for other devices or when it makes none.
     public var elementFactory: String?
     /// The properties the device set on that element (pulsesrc's `device`, alsasrc's `device`,
     /// pipewiresrc's `target-object`…), in the textual form `Element.set` takes: with the
@@ -38,7 +38,10 @@ public struct MonitoredDevice: Sendable, Equatable {
         } else {
             properties = [:]
         }
-        if let created = gst_device_create_element(device, nil) {
+        // Only audio sources need their element's settings to be made again later (pulsesrc's
+        // `device`…); a camera is made again from its node. Making a v4l2src per camera event
+        // costs time at every hot-plug and reading back its unset `extra-controls` warns.
+        if deviceClass.hasPrefix("Audio"), let created = gst_device_create_element(device, nil) {
             gst_object_ref_sink(UnsafeMutableRawPointer(created))
             let element = Element(owning: created)
             elementFactory = element.factory

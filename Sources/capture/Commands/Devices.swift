@@ -25,6 +25,9 @@ struct Devices: ParsableCommand {
         } else {
             printList(devices)
         }
+        // The listing goes through stdout's buffer, hot-plug lines straight to the descriptor:
+        // flush first, or a notification lands in the middle of the last listed line.
+        fflush(nil)
         if let watch { watchHotPlug(seconds: watch) }
     }
 
