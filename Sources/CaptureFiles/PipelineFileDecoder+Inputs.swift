@@ -108,55 +108,51 @@ extension PipelineFileDecoder {
 
     /// Reads an audio `format` value, such as `48000Hz stereo s16le` (any of the three parts).
     func audioFormatSpec(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> PipelineFile.AudioFormatSpec {
-        let text = try string(entry)
-        guard let format = PipelineFile.AudioFormatSpec(parsing: text) else {
-            throw PipelineFileError(
-                .malformedValue(key: entry.key, value: text, expected: PipelineFile.AudioFormatSpec.syntaxDescription),
-                at: entry.valueLocation
-            )
-        }
-        guard format.isInRange else {
-            throw PipelineFileError(
-                .outOfRange(key: entry.key, value: text, valid: "a sample rate of at least 1 Hz and at least 1 channel"),
-                at: entry.valueLocation
-            )
-        }
-        return format
+        try spec(entry)
     }
 
     /// Reads a `format` value: `WIDTHxHEIGHT` or `WIDTHxHEIGHT@FPS`.
     func formatSpec(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> PipelineFile.FormatSpec {
-        let text = try string(entry)
-        guard let format = PipelineFile.FormatSpec(parsing: text) else {
-            throw PipelineFileError(
-                .malformedValue(key: entry.key, value: text, expected: PipelineFile.FormatSpec.syntaxDescription),
-                at: entry.valueLocation
-            )
-        }
-        guard format.isInRange else {
-            throw PipelineFileError(
-                .outOfRange(key: entry.key, value: text, valid: "a width and height of at least 1 and a frame rate above 0"),
-                at: entry.valueLocation
-            )
-        }
-        return format
+        try spec(entry)
     }
 
     /// Reads a `size` value: `WIDTHxHEIGHT`.
     func frameSize(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> PipelineFile.FrameSize {
-        let text = try string(entry)
-        guard let size = PipelineFile.FrameSize(parsing: text) else {
-            throw PipelineFileError(
-                .malformedValue(key: entry.key, value: text, expected: PipelineFile.FrameSize.syntaxDescription),
-                at: entry.valueLocation
-            )
-        }
-        guard size.isInRange else {
-            throw PipelineFileError(
-                .outOfRange(key: entry.key, value: text, valid: "a width and height of at least 1"),
-                at: entry.valueLocation
-            )
-        }
-        return size
+        try spec(entry)
     }
+
+    /// Reads a value written in a spec's own syntax: a located error when it does not parse
+    /// (naming the syntax) or is out of range (naming the valid range).
+    private func spec<Spec: ParsedSpec>(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> Spec {
+        let text = try string(entry)
+        guard let value = Spec(parsing: text) else {
+            throw PipelineFileError(.malformedValue(key: entry.key, value: text, expected: Spec.syntaxDescription), at: entry.valueLocation)
+        }
+        guard value.isInRange else {
+            throw PipelineFileError(.outOfRange(key: entry.key, value: text, valid: Spec.validRange), at: entry.valueLocation)
+        }
+        return value
+    }
+}
+
+/// A value a pipeline file writes in its own compact syntax (`640x480@30`, `48000Hz stereo s16le`).
+protocol ParsedSpec {
+    init?(parsing text: String)
+    /// The syntax, for errors.
+    static var syntaxDescription: String { get }
+    /// What values are valid, for errors.
+    static var validRange: String { get }
+    var isInRange: Bool { get }
+}
+
+extension PipelineFile.AudioFormatSpec: ParsedSpec {
+    static var validRange: String { "a sample rate of at least 1 Hz and at least 1 channel" }
+}
+
+extension PipelineFile.FormatSpec: ParsedSpec {
+    static var validRange: String { "a width and height of at least 1 and a frame rate above 0" }
+}
+
+extension PipelineFile.FrameSize: ParsedSpec {
+    static var validRange: String { "a width and height of at least 1" }
 }
