@@ -37,7 +37,13 @@ enum StartBenchmark {
     static func timeFirstFrame(_ session: CaptureSession, _ first: FirstFrame) throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         try session.startRunning()
+        let started = DispatchTime.now().uptimeNanoseconds
         first.signal.wait()
+        if ProcessInfo.processInfo.environment["CAPTURE_BENCH_VERBOSE"] == "1" {
+            let frame = first.arrived.load(ordering: .relaxed)
+            FileHandle.standardError.write(Data(String(format: "start: startRunning %.3f ms, first frame %.3f ms after it\n",
+                                                       Double(started - start) / 1e6, Double(Int64(frame) - Int64(started)) / 1e6).utf8))
+        }
         let ms = Double(first.arrived.load(ordering: .relaxed) - start) / 1e6
         session.stopRunning()
         return ms
