@@ -5,11 +5,7 @@ extension Bin {
     static func planned(_ name: String, elements: [PipelinePlan.Element], links: [PipelinePlan.Link]) throws(CaptureError) -> Bin {
         let bin = Bin(name: name)
         do throws(GStreamerError) {
-            for planned in elements {
-                let element = try Element(factory: planned.factory, name: planned.name)
-                for property in planned.properties { try element.set(property.name, property.value) }
-                bin.add(element)
-            }
+            for planned in elements { bin.add(try Element(planned: planned)) }
             for link in links {
                 try bin.pad(link.from, direction: "src").link(to: try bin.pad(link.to, direction: "sink"))
             }
@@ -26,5 +22,13 @@ extension Bin {
         let element = try element(named: parts[0])
         guard parts.count == 2 else { return try element.staticPad(direction) }
         return parts[1].contains("%") ? try element.requestPad(parts[1]) : try element.staticPad(parts[1])
+    }
+}
+
+extension Element {
+    /// The element a plan names, made with its properties.
+    convenience init(planned: PipelinePlan.Element) throws(GStreamerError) {
+        try self.init(factory: planned.factory, name: planned.name)
+        for property in planned.properties { try set(property.name, property.value) }
     }
 }

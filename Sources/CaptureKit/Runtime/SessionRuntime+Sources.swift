@@ -7,22 +7,14 @@ extension SessionRuntime {
     func addSource(_ plan: PipelinePlan.Source, input: SessionGraph.Input) throws(CaptureError) {
         let tee: Element
         do {
-            tee = try Element(factory: plan.tee.factory, name: plan.tee.name)
-            for property in plan.tee.properties { try tee.set(property.name, property.value) }
+            tee = try Element(planned: plan.tee)
         } catch {
             throw .pipelineFailed(error)
         }
         let source = try RunningSource.make(plan, input: input, tee: tee)
         pipeline.add(tee)
-        pipeline.add(source.bin)
-        do {
-            try source.bin.element.staticPad("src").link(to: try tee.staticPad("sink"))
-        } catch {
-            throw .pipelineFailed(error)
-        }
         tee.syncStateWithParent()
-        source.bin.element.syncStateWithParent()
-        live.withLock { $0.sources[plan.key] = source }
+        try putIn(source)
     }
 
     /// Swaps the elements before a source's tee (a camera switch or a format change): the old

@@ -11,8 +11,7 @@ struct PlanPipeline {
         pipeline = Pipeline(name: "plan-test")
         var made: [Element] = []
         for planned in chain {
-            let element = try Element(factory: planned.factory, name: planned.name)
-            for property in planned.properties { try element.set(property.name, property.value) }
+            let element = try Element(planned: planned)
             pipeline.add(element)
             made.append(element)
         }
