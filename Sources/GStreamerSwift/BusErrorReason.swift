@@ -11,6 +11,8 @@ public enum BusErrorReason: Sendable, Equatable {
     /// The device stopped answering while in use, as an unplugged camera does
     /// (`GST_RESOURCE_ERROR_READ`).
     case deviceFailed
+    /// A write found the disk full (`GST_RESOURCE_ERROR_NO_SPACE_LEFT`).
+    case noSpaceLeft
     /// Anything else.
     case other
 
@@ -23,6 +25,7 @@ public enum BusErrorReason: Sendable, Equatable {
         case GST_RESOURCE_ERROR_NOT_FOUND, GST_RESOURCE_ERROR_OPEN_READ, GST_RESOURCE_ERROR_OPEN_READ_WRITE: self = .deviceNotFound
         case GST_RESOURCE_ERROR_BUSY: self = .deviceBusy
         case GST_RESOURCE_ERROR_READ: self = .deviceFailed
+        case GST_RESOURCE_ERROR_NO_SPACE_LEFT: self = .noSpaceLeft
         default: self = .other
         }
     }
@@ -33,6 +36,7 @@ public enum BusErrorReason: Sendable, Equatable {
         case .deviceNotFound: Int32(GST_RESOURCE_ERROR_NOT_FOUND.rawValue)
         case .deviceBusy: Int32(GST_RESOURCE_ERROR_BUSY.rawValue)
         case .deviceFailed: Int32(GST_RESOURCE_ERROR_READ.rawValue)
+        case .noSpaceLeft: Int32(GST_RESOURCE_ERROR_NO_SPACE_LEFT.rawValue)
         case .other: Int32(GST_RESOURCE_ERROR_FAILED.rawValue)
         }
     }

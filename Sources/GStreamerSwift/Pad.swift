@@ -25,6 +25,16 @@ public struct ProbeBuffer: ~Copyable {
         return duration == GstClockTime.max ? nil : UInt64(duration)
     }
 
+    /// The buffer's size in bytes.
+    public var size: Int { Int(gst_buffer_get_size(buffer)) }
+
+    /// Up to `count` bytes from `offset`, copied out (for reading a header, not the payload).
+    public func bytes(at offset: Int, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let copied = bytes.withUnsafeMutableBytes { gst_buffer_extract(buffer, gsize(offset), $0.baseAddress, gsize(count)) }
+        return Array(bytes.prefix(Int(copied)))
+    }
+
     /// Whether the buffer is flagged as a gap (GST_BUFFER_FLAG_GAP: silence or no data, which
     /// elements such as audioconvert may skip reading). A probe that writes data into a gap
     /// buffer (e.g. audiotestsrc's `wave=silence`) clears it, or downstream keeps the silence.

@@ -15,8 +15,12 @@ extension CaptureOutput {
 
 /// What the compiler and runtime need of every output. Internal: outputs are CaptureKit's own.
 protocol OutputNode: CaptureOutput {
-    /// The media type the output consumes.
+    /// The media type the output consumes: its first connection's.
     var mediaType: MediaType { get }
+    /// Every media type the output takes, its own first (a movie: video, then audio).
+    var mediaTypes: [MediaType] { get }
+    /// Whether the output needs its branch now (a movie file output only while it records).
+    var wantsBranch: Bool { get }
     /// A short kind used in element names and errors ("still", "videoData").
     var kind: String { get }
     /// Sets the output's connections (the session owns them).
@@ -25,10 +29,23 @@ protocol OutputNode: CaptureOutput {
     var owner: SessionReference { get }
     /// The branch behind the input's tee, as a chain of elements named `prefix_…`.
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element]
+    /// The output's branch plan for `branch` of `graph`: by default the chain of
+    /// `branch(prefix:source:)` entered from the first port's tee.
+    func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch
     /// Installs probes and appsink handlers on the branch, before it is linked and started.
     func attach(_ branch: RunningBranch) throws(CaptureError)
     /// Called after the branch was removed or the session stopped: waiting work fails with `error`.
     func detach(error: CaptureError)
+}
+
+extension OutputNode {
+    var mediaTypes: [MediaType] { [mediaType] }
+    var wantsBranch: Bool { true }
+
+    func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
+        let input = graph.inputs[branch.input]
+        return .init(key: branch.name, chain: self.branch(prefix: branch.name, source: SourceFormat(input)), source: input.name)
+    }
 }
 
 /// What the source delivers into the tee, for branches that adapt to it.
@@ -38,6 +55,14 @@ struct SourceFormat: Sendable, Equatable {
     var frameRate: Double
     /// The raw format entering the tee (after the decoder for compressed devices).
     var pixelFormat: PixelFormat
+}
+
+extension SourceFormat {
+    /// What `input`'s tee delivers: its format's size and rate, I420 for a compressed format.
+    init(_ input: SessionGraph.Input) {
+        self.init(width: input.format.width, height: input.format.height, frameRate: input.frameRate,
+                  pixelFormat: input.format.pixelFormat.gstFormat == nil ? .i420 : input.format.pixelFormat)
+    }
 }
 
 /// A weak reference from an output to its session: settings that change the output's branch

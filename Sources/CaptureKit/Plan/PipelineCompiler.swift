@@ -10,10 +10,7 @@ enum PipelineCompiler {
             plan.sources.append(.init(key: input.name, mediaType: input.mediaType, device: input.device.uniqueID, elements: sourceChain(input)))
         }
         for branch in graph.branches {
-            let input = graph.inputs[branch.input]
-            let source = SourceFormat(width: input.format.width, height: input.format.height, frameRate: input.frameRate,
-                                      pixelFormat: input.format.pixelFormat.gstFormat == nil ? .i420 : input.format.pixelFormat)
-            plan.branches.append(.init(key: branch.name, chain: branch.output.branch(prefix: branch.name, source: source), source: input.name))
+            plan.branches.append(branch.output.plan(branch, graph: graph))
         }
         return plan
     }

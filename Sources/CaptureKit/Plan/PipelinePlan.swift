@@ -85,6 +85,20 @@
         /// its file); others are unlinked at once.
         public var finishesWithEndOfStream: Bool
 
+        init(key: String, elements: [Element], links: [Link], entries: [Entry], finishesWithEndOfStream: Bool) {
+            self.key = key
+            self.elements = elements
+            self.links = links
+            self.entries = entries
+            self.finishesWithEndOfStream = finishesWithEndOfStream
+        }
+
+        /// The elements nothing in the branch links from: its sinks, where end of stream ends.
+        public var sinks: [Element] {
+            let upstream = Set(links.map { PipelinePlan.elementName($0.from) })
+            return elements.filter { !upstream.contains($0.name) }
+        }
+
         /// A chain: elements linked one after another, entered at the first from `source`.
         init(key: String, chain: [Element], source: String, finishesWithEndOfStream: Bool = false) {
             self.key = key

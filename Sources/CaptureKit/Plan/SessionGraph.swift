@@ -9,11 +9,23 @@ struct SessionGraph: Sendable {
         var frameRate: Double
     }
 
+    /// An output's branch: the ports it takes media from, the output's own media type first
+    /// (a movie takes video, then audio when the session has a microphone).
     struct Branch: Sendable {
+        struct Port: Sendable {
+            /// The index of the input in `inputs`.
+            var input: Int
+            var connection: CaptureConnection
+        }
+
         var name: String
-        var input: Int
         var output: any OutputNode
-        var connection: CaptureConnection
+        var ports: [Port]
+
+        /// The first port's input: the one of the output's own media type.
+        var input: Int { ports[0].input }
+        /// The first port's connection.
+        var connection: CaptureConnection { ports[0].connection }
     }
 
     var inputs: [Input]

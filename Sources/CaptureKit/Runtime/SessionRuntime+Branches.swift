@@ -45,12 +45,13 @@ extension SessionRuntime {
     /// Unlinks a branch from its tees at an idle probe on each tee pad (between two frames),
     /// sends end of stream into it first when it must finish (a muxer) and waits for that to
     /// reach its sink, then takes it to NULL, removes it, releases the pads and tells its output
-    /// (whose waiting work fails with `error`).
-    func removeBranch(_ key: String, error: CaptureError) {
+    /// (whose waiting work fails with `error`). A failed branch (`finish` false) is not waited on.
+    func removeBranch(_ key: String, error: CaptureError, finish: Bool = true) {
         guard let branch = live.withLock({ $0.branches.removeValue(forKey: key) }) else { return }
         let finished = DispatchSemaphore(value: 0)
-        if branch.plan.finishesWithEndOfStream, let last = branch.plan.elements.last,
-           let sink = try? branch.bin.element(named: last.name).staticPad("sink") {
+        let finishes = finish && branch.plan.finishesWithEndOfStream
+        let sinks = finishes ? branch.plan.sinks.compactMap { try? branch.bin.element(named: $0.name).staticPad("sink") } : []
+        for sink in sinks {
             sink.addProbe(.eventDownstream) { _, data in
                 guard data == .event(.endOfStream) else { return .ok }
                 finished.signal()
@@ -58,7 +59,6 @@ extension SessionRuntime {
             }
         }
         let unlinked = DispatchSemaphore(value: 0)
-        let finishes = branch.plan.finishesWithEndOfStream
         for feed in branch.feeds {
             feed.teePad.addProbe(.idle) { pad, _ in
                 pad.unlink(from: feed.entry)
@@ -68,7 +68,7 @@ extension SessionRuntime {
             }
         }
         for _ in branch.feeds { _ = unlinked.wait(timeout: .now() + .seconds(2)) }
-        if finishes { _ = finished.wait(timeout: .now() + .seconds(5)) }
+        for _ in sinks { _ = finished.wait(timeout: .now() + .seconds(5)) }
         pipeline.remove(branch.bin)
         for feed in branch.feeds { feed.tee.releaseRequestPad(feed.teePad) }
         branch.output.detach(error: error)

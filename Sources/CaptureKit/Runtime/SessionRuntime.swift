@@ -70,8 +70,11 @@ final class SessionRuntime: Sendable {
         live.withLock { $0.plan = plan }
     }
 
-    /// Stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
+    /// Finishes the branches that end with end of stream (a recording's file is finished),
+    /// then stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
     func stop() {
+        let finishing = live.withLock { $0.branches.values.filter(\.plan.finishesWithEndOfStream).map(\.plan.key) }
+        for key in finishing { removeBranch(key, error: .sessionStopped) }
         let (sources, branches) = live.withLock { live in
             defer { live = Live() }
             return (Array(live.sources.values), Array(live.branches.values))
@@ -85,7 +88,7 @@ final class SessionRuntime: Sendable {
     /// Takes a failed branch out of the pipeline and the plan (a later commit builds it again);
     /// its output's waiting work fails with `error`.
     func dropBranch(_ key: String, error: CaptureError) {
-        removeBranch(key, error: error)
+        removeBranch(key, error: error, finish: false)
         live.withLock { $0.plan.branches.removeAll { $0.key == key } }
     }
 

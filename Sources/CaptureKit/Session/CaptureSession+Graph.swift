@@ -9,11 +9,14 @@ extension CaptureSession {
         try checkAddInput(input)
         mutateGraph { state in
             state.inputs.append(input)
-            guard let port = input.ports.first(where: { $0.mediaType == .video }) else { return }
-            for output in state.outputs where !state.connections.contains(where: { $0.output === output }) {
-                let connection = CaptureConnection(inputPorts: [port], output: output)
-                state.connections.append(connection)
-                output.setConnections(state.connections.filter { $0.output === output })
+            for port in input.ports {
+                for output in state.outputs where output.mediaTypes.contains(port.mediaType) && !state.hasConnection(of: output, for: port.mediaType) {
+                    // Only the first video port connects a video output, as before; audio ports
+                    // connect outputs that take audio.
+                    guard port.mediaType != .video || port === input.ports.first(where: { $0.mediaType == .video }) else { continue }
+                    state.connections.append(CaptureConnection(inputPorts: [port], output: output))
+                    output.setConnections(state.connections.filter { $0.output === output })
+                }
             }
         }
     }
@@ -49,8 +52,10 @@ extension CaptureSession {
         mutateGraph { state in
             state.outputs.append(node)
             state.key(node)
-            if let port = state.inputs.lazy.flatMap(\.ports).first(where: { $0.mediaType == node.mediaType }) {
-                state.connections.append(CaptureConnection(inputPorts: [port], output: node))
+            for mediaType in node.mediaTypes {
+                if let port = state.inputs.lazy.flatMap(\.ports).first(where: { $0.mediaType == mediaType }) {
+                    state.connections.append(CaptureConnection(inputPorts: [port], output: node))
+                }
             }
             refreshOutputConnections(&state)
         }
@@ -79,7 +84,7 @@ extension CaptureSession {
     }
 
     /// Whether `connection` can be added: its input ports and output are in the session and the
-    /// output has no connection yet.
+    /// output has no connection of the connection's media type yet.
     public func canAddConnection(_ connection: CaptureConnection) -> Bool {
         (try? checkAddConnection(connection)) != nil
     }
@@ -143,9 +148,17 @@ extension CaptureSession {
             for port in connection.inputPorts where !ports.contains(where: { $0 === port }) {
                 throw .notInSession(port.description)
             }
-            if state.connections.contains(where: { $0 === connection || $0.output === output }) {
-                throw .outputAlreadyAdded(output: "\(type(of: output)) already has a connection")
+            let mediaType = connection.inputPorts.first?.mediaType ?? .video
+            if state.connections.contains(where: { $0 === connection }) || state.hasConnection(of: output, for: mediaType) {
+                throw .outputAlreadyAdded(output: "\(type(of: output)) already has a \(mediaType.rawValue) connection")
             }
         }
+    }
+}
+
+extension CaptureSession.State {
+    /// Whether `output` has a connection from a port of `mediaType`.
+    func hasConnection(of output: any CaptureOutput, for mediaType: MediaType) -> Bool {
+        connections.contains { $0.output === output && $0.inputPorts.contains { $0.mediaType == mediaType } }
     }
 }

@@ -124,7 +124,7 @@ extension CaptureSession {
     /// The current graph and its plan; throws when an output has nothing to take media from.
     private func checkedPlan() throws(CaptureError) -> (SessionGraph, PipelinePlan) {
         let graph = graph()
-        for output in state.withLock({ $0.outputs }) where !graph.branches.contains(where: { $0.output === output }) {
+        for output in state.withLock({ $0.outputs }) where output.wantsBranch && !graph.branches.contains(where: { $0.output === output }) {
             if output.connections.isEmpty || output.connections.allSatisfy({ $0.isEnabled }) {
                 throw .noCompatibleInput(output: output.kind)
             }
@@ -135,7 +135,9 @@ extension CaptureSession {
     private func setConnectionsActive(_ active: Bool) {
         let graph = active ? graph() : nil
         for connection in connections {
-            connection.setActive(active && graph!.branches.contains { $0.connection === connection })
+            let branched = graph?.branches.contains { $0.ports.contains { $0.connection === connection } } == true
+            let waiting = connection.output.map { !(($0 as? any OutputNode)?.wantsBranch ?? true) } == true && connection.isEnabled
+            connection.setActive(active && (branched || waiting))
         }
     }
 
@@ -150,10 +152,10 @@ extension CaptureSession {
             CaptureLog.logger.error("\(source): \(text) (\(debug ?? ""))")
             let owner = state.withLock { $0.generation == generation ? $0.runtime : nil }?.owner(ofElement: source)
             if case .branch(let key, let output) = owner {
-                notifications.async { self.branchFailed(key, output: output, element: source, message: text, generation: generation) }
+                notifications.async { self.branchFailed(key, output: output, element: source, message: text, reason: reason, generation: generation) }
                 return
             }
-            if case .source(let key) = owner, reason != .other {
+            if case .source(let key) = owner, [.deviceNotFound, .deviceBusy, .deviceFailed].contains(reason) {
                 notifications.async { self.interrupt(source: key, reason: reason, generation: generation) }
                 return
             }
@@ -172,8 +174,9 @@ extension CaptureSession {
 
     /// On the notification queue: takes a failed branch out of the running pipeline, fails its
     /// output's waiting work with the error, and posts it with the output.
-    private func branchFailed(_ key: String, output: any OutputNode, element: String, message: String, generation: Int) {
-        let error = CaptureError(code: .branchFailed, message: "output '\(output.kind)' (\(key)) failed in '\(element)': \(message); the session keeps running",
+    /// A full disk is `diskFull`, anything else `branchFailed`.
+    private func branchFailed(_ key: String, output: any OutputNode, element: String, message: String, reason: BusErrorReason, generation: Int) {
+        let error = CaptureError(code: reason == .noSpaceLeft ? .diskFull : .branchFailed, message: "output '\(output.kind)' (\(key)) failed in '\(element)': \(message); the session keeps running",
                                  element: element)
         let removed = transitions.withLock { _ -> Bool in
             guard let runtime = state.withLock({ $0.generation == generation && $0.isRunning ? $0.runtime : nil }) else { return false }

@@ -103,14 +103,19 @@ public final class CaptureSession: Sendable, Observable {
                 inputs.append(.init(name: "input\(inputs.count)", device: device, mediaType: device.hasMediaType(.video) ? .video : .audio,
                                     format: device.activeFormat, frameRate: device.activeFrameRate))
             }
-            for output in state.outputs {
+            for output in state.outputs where output.wantsBranch {
                 let key = state.outputKeys[ObjectIdentifier(output)] ?? 0
-                for connection in state.connections where connection.output === output && connection.isEnabled {
-                    guard let device = connection.inputPorts.first?.device, let index = inputIndex[device],
-                          connection.inputPorts.allSatisfy(\.isEnabled) else { continue }
-                    branches.append(.init(name: "output\(key)", input: index, output: output, connection: connection))
-                    break
+                var ports: [SessionGraph.Branch.Port] = []
+                for mediaType in output.mediaTypes where !ports.contains(where: { inputs[$0.input].mediaType == mediaType }) {
+                    for connection in state.connections where connection.output === output && connection.isEnabled {
+                        guard let port = connection.inputPorts.first, port.mediaType == mediaType, let index = inputIndex[port.device],
+                              connection.inputPorts.allSatisfy(\.isEnabled) else { continue }
+                        ports.append(.init(input: index, connection: connection))
+                        break
+                    }
                 }
+                guard ports.first.map({ inputs[$0.input].mediaType == output.mediaType }) == true else { continue }
+                branches.append(.init(name: "output\(key)", output: output, ports: ports))
             }
             return SessionGraph(inputs: inputs, branches: branches)
         }

@@ -33,6 +33,9 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
     /// What would have been accepted instead of ``value`` when that is a list (the devices, presets
     /// or formats there are); empty otherwise.
     public let validValues: [String]
+    /// For an error that ended a recording: whether the file is nevertheless complete and
+    /// playable (AVErrorRecordingSuccessfullyFinishedKey), as after a limit was reached.
+    public let recordingSuccessfullyFinished: Bool
 
     /// An error with the given code and message.
     ///
@@ -47,13 +50,14 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The memberwise form the factories use to record the offending value.
     init(code: Code, message: String, element: String? = nil, underlyingError: (any Error & Sendable)? = nil,
-         value: String?, validValues: [String] = []) {
+         value: String?, validValues: [String] = [], recordingSuccessfullyFinished: Bool = false) {
         self.code = code
         self.message = message
         self.element = element
         self.underlyingError = underlyingError
         self.value = value
         self.validValues = validValues
+        self.recordingSuccessfullyFinished = recordingSuccessfullyFinished
     }
 
     /// The message.

@@ -1,0 +1,60 @@
+import Foundation
+import GStreamerSwift
+
+/// The file format a recording's extension names: `.mp4` and `.mov` (H.264 and AAC, fragmented
+/// while recording), `.mkv` (H.264 and Opus).
+enum MovieContainer: String, Sendable, CaseIterable {
+    case mp4, mov, mkv
+
+    /// The extensions CaptureKit records to.
+    static var supportedExtensions: [String] { allCases.map(\.rawValue) }
+
+    /// The container for `url`'s extension (any case), or a typed error naming the supported ones.
+    init(url: URL) throws(CaptureError) {
+        guard let container = MovieContainer(rawValue: url.pathExtension.lowercased()) else {
+            throw .unsupportedFileType(url, supported: Self.supportedExtensions)
+        }
+        self = container
+    }
+
+    /// Whether the muxer writes fragments while recording (the ISO formats).
+    var fragments: Bool { self != .mkv }
+
+    /// The muxer `prefix_mux`. For mp4/mov with a valid `fragmentInterval`: a fragment every
+    /// interval while recording and a normal index when the file is finished
+    /// (`fragment-mode=first-moov-then-finalise`); `fragment-duration` takes precedence over
+    /// `faststart` and robust muxing, so neither is set.
+    func muxer(prefix: String, fragmentInterval: CaptureTime) -> PipelinePlan.Element {
+        switch self {
+        case .mp4, .mov:
+            var properties: [PipelinePlan.Property] = []
+            if fragmentInterval.isNumeric, fragmentInterval.seconds > 0 {
+                properties = [.init("fragment-duration", String(max(1, Int((fragmentInterval.seconds * 1000).rounded())))),
+                              .init("fragment-mode", "first-moov-then-finalise")]
+            }
+            return .init(self == .mp4 ? "mp4mux" : "qtmux", name: "\(prefix)_mux", properties)
+        case .mkv:
+            return .init("matroskamux", name: "\(prefix)_mux", [.init("writing-app", "CaptureKit"), .init("offset-to-zero", "true")])
+        }
+    }
+
+    /// The audio encoder and parser for the container: AAC (`avenc_aac`, else `voaacenc`) for
+    /// mp4/mov, Opus for mkv; `prefix_aenc` ! `prefix_aparse`.
+    func audioEncoder(prefix: String) -> [PipelinePlan.Element] {
+        switch self {
+        case .mp4, .mov:
+            let encoder = GStreamer.hasElement("avenc_aac") ? "avenc_aac" : "voaacenc"
+            return [.init(encoder, name: "\(prefix)_aenc", [.init("bitrate", "128000")]), .init("aacparse", name: "\(prefix)_aparse")]
+        case .mkv:
+            return [.init("opusenc", name: "\(prefix)_aenc", [.init("bitrate", "96000")]), .init("opusparse", name: "\(prefix)_aparse")]
+        }
+    }
+
+    /// The raw audio the encoder takes: AAC any rate, Opus 48 kHz.
+    var audioCaps: String {
+        switch self {
+        case .mp4, .mov: "audio/x-raw"
+        case .mkv: "audio/x-raw,rate=48000"
+        }
+    }
+}

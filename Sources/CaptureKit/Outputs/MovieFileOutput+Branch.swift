@@ -1,0 +1,125 @@
+import Foundation
+import GStreamerSwift
+
+extension MovieFileOutput {
+    /// The video part of the branch, named `prefix_…`: `queue` `prefix_vqueue` (leaky, one
+    /// second: the branch's own thread; what it drops is counted) ! `videoconvert` ! the
+    /// encoder's raw format ! the encoder `prefix_enc` ! `h264parse` `prefix_parse`, then
+    /// `taginject` `prefix_tags` with the orientation when the picture is turned or mirrored.
+    func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
+        guard let recording = state.withLock({ $0.recording }) else { return [.init("fakesink", name: "\(prefix)_sink")] }
+        let settings = recording.settings
+        let rawFormat = settings.encoder.kind == .x264enc || settings.encoder.kind == .openh264enc ? "I420" : "NV12"
+        var chain: [PipelinePlan.Element] = [
+            .init("queue", name: "\(prefix)_vqueue", Self.leakyQueue),
+            .init("videoconvert", name: "\(prefix)_vconvert"),
+            .init("capsfilter", name: "\(prefix)_vcaps", [.init("caps", "video/x-raw,format=\(rawFormat)")]),
+        ]
+        chain += settings.encoder.elements(prefix: prefix, settings: settings.codec, source: source)
+        if let tag = Self.orientationTag(settings.orientation, mirrored: settings.mirrored) {
+            chain.append(.init("taginject", name: "\(prefix)_tags", [.init("tags", "image-orientation=\(tag)")]))
+        }
+        return chain
+    }
+
+    /// The whole branch: the video part from the video port's tee and, when the session has a
+    /// microphone, `queue` `prefix_aqueue` ! `audioconvert` ! `audioresample` ! caps ! the
+    /// container's audio encoder and parser from the audio port's tee, both into the muxer
+    /// `prefix_mux` (`video_%u`, `audio_%u`) ! `filesink` `prefix_sink` (unbuffered, not
+    /// synchronised). It ends with end of stream, so the muxer finishes the file.
+    func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
+        let key = branch.name
+        let videoInput = graph.inputs[branch.input]
+        let video = self.branch(prefix: key, source: SourceFormat(videoInput))
+        guard let recording = state.withLock({ $0.recording }) else {
+            return .init(key: key, chain: video, source: videoInput.name)
+        }
+        let container = recording.settings.container
+        let mux = container.muxer(prefix: key, fragmentInterval: recording.settings.fragmentInterval)
+        let sink = PipelinePlan.Element("filesink", name: "\(key)_sink", [
+            .init("location", recording.settings.url.path), .init("buffer-mode", "unbuffered"), .init("sync", "false"), .init("async", "false"),
+        ])
+        var elements = video + [mux, sink]
+        var links = Self.chainLinks(video) + [.init(from: video[video.count - 1].name, to: "\(mux.name).video_%u"),
+                                              .init(from: mux.name, to: sink.name)]
+        var entries = [PipelinePlan.Branch.Entry(source: videoInput.name, element: video[0].name)]
+        if let audioPort = branch.ports.first(where: { graph.inputs[$0.input].mediaType == .audio }) {
+            let audio: [PipelinePlan.Element] = [
+                .init("queue", name: "\(key)_aqueue", Self.leakyQueue),
+                .init("audioconvert", name: "\(key)_aconvert"),
+                .init("audioresample", name: "\(key)_aresample"),
+                .init("capsfilter", name: "\(key)_acaps", [.init("caps", container.audioCaps)]),
+            ] + container.audioEncoder(prefix: key)
+            elements += audio
+            links += Self.chainLinks(audio) + [.init(from: audio[audio.count - 1].name, to: "\(mux.name).audio_%u")]
+            entries.append(.init(source: graph.inputs[audioPort.input].name, element: audio[0].name))
+        }
+        return PipelinePlan.Branch(key: key, elements: elements, links: links, entries: entries, finishesWithEndOfStream: true)
+    }
+
+    /// Hooks the recording's probes onto its branch: the start gate and duration limit at the
+    /// entries, the encoded sizes after the parsers, the bytes and fragments before the sink.
+    func attach(_ branch: RunningBranch) throws(CaptureError) {
+        guard let recording = state.withLock({ $0.recording }), recording.progress.withLock({ !$0.finished && !$0.attached }) else {
+            throw .pipelineFailed(element: branch.prefix, message: "the movie output is not recording")
+        }
+        try branch.pad("vqueue", "sink").addBufferProbe { buffer in
+            guard let pts = buffer.presentationTime else { return .drop }
+            return recording.admitVideo(presentationTime: pts) ? .pass : .drop
+        }
+        try branch.pad("parse", "src").addBufferProbe { buffer in
+            recording.encodedVideo(presentationTime: buffer.presentationTime ?? 0, duration: buffer.duration ?? 0, bytes: buffer.size)
+            return .pass
+        }
+        if let audio = try? branch.pad("aqueue", "sink") {
+            audio.addBufferProbe { buffer in
+                guard let pts = buffer.presentationTime else { return .drop }
+                return recording.admitAudio(presentationTime: pts, duration: buffer.duration ?? 0) ? .pass : .drop
+            }
+            try branch.pad("aparse", "src").addBufferProbe { buffer in
+                recording.encodedAudio(bytes: buffer.size)
+                return .pass
+            }
+        }
+        try branch.pad("sink", "sink").addBufferProbe { buffer in
+            recording.wrote(bytes: buffer.size, fragmentEnds: buffer.bytes(at: 4, count: 4) == Self.moof)
+            return .pass
+        }
+        recording.progress.withLock { $0.attached = true }
+    }
+
+    /// The branch is gone and its file closed: did-finish, with the reason it ended.
+    func detach(error: CaptureError) {
+        guard let recording = state.withLock({ $0.recording }) else { return }
+        let stopping = state.withLock { $0.stopping }
+        let url = recording.settings.url
+        let reason: CaptureError? = switch error.code {
+        case .captureCancelled where stopping: nil
+        case .sessionStopped: .sessionStopped
+        case .diskFull: .diskFull(url, freeBytes: Recording.freeBytes(at: url), limit: 0, finished: false)
+        case .captureCancelled: .recordingFailed(url, error: .pipelineFailed(element: "movie", message: "the recording's inputs changed"),
+                                                 usable: recording.settings.container.fragments)
+        default: .recordingFailed(url, error: error, usable: recording.settings.container.fragments)
+        }
+        finish(recording, error: reason)
+    }
+
+    /// `moof`: the box that closes a fragment.
+    static let moof = Array("moof".utf8)
+
+    /// A queue that gives its part a thread and drops the oldest after a second.
+    static let leakyQueue: [PipelinePlan.Property] = [
+        .init("leaky", "downstream"), .init("max-size-buffers", "0"), .init("max-size-bytes", "0"), .init("max-size-time", "1000000000"),
+    ]
+
+    /// The `image-orientation` tag for a picture turned clockwise to `orientation`, mirrored or not;
+    /// nil for the sensor's own landscape.
+    static func orientationTag(_ orientation: VideoOrientation, mirrored: Bool) -> String? {
+        guard orientation != .landscapeRight || mirrored else { return nil }
+        return (mirrored ? "flip-rotate-" : "rotate-") + String(orientation.rotationDegrees)
+    }
+
+    static func chainLinks(_ chain: [PipelinePlan.Element]) -> [PipelinePlan.Link] {
+        zip(chain, chain.dropFirst()).map { PipelinePlan.Link(from: $0.name, to: $1.name) }
+    }
+}

@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+
+extension MovieFileOutput {
+    /// Starts recording to `url` (AVCaptureFileOutput's `startRecording(to:recordingDelegate:)`).
+    ///
+    /// Returns at once; `delegate` (held until did-finish) hears did-start when the first frame
+    /// is in the file, and did-finish when it is closed, both on `queue` (the output's own serial
+    /// queue when nil). A recording that cannot start — the session is not running, the
+    /// extension names no container, the file exists, one is already recording — is reported
+    /// through did-finish with the error, as in AVFoundation.
+    public func startRecording(to url: URL, recordingDelegate delegate: any FileOutputRecordingDelegate, queue: DispatchQueue? = nil) {
+        let queue = queue ?? delegateQueue
+        do throws(CaptureError) {
+            let recording = try makeRecording(to: url, delegate: delegate, queue: queue)
+            let started = state.withLock { state -> Bool in
+                guard state.recording == nil else { return false }
+                state.recording = recording
+                state.stopping = false
+                return true
+            }
+            guard started else {
+                throw .invalidSetting(name: "recording", value: url.path, valid: "one recording at a time: stop the current one first")
+            }
+            owner.branchChanged()
+            if recording.progress.withLock({ !$0.attached }) {
+                finish(recording, error: .pipelineFailed(element: "movie", message: "the session could not add the recording's branch"))
+            }
+        } catch {
+            queue.async { delegate.fileOutput(self, didFinishRecordingTo: url, from: self.connections, error: error) }
+        }
+    }
+
+    /// Stops the recording: the session finishes the file (its index written) and the delegate
+    /// hears did-finish with no error. Does nothing when not recording. Safe from any thread,
+    /// delegate methods included; returns once the file is closed.
+    public func stopRecording() {
+        guard let recording = state.withLock({ $0.recording }) else { return }
+        end(recording)
+    }
+
+    /// Takes the recording's branch out (its file finished); the branch's removal sends did-finish.
+    func end(_ recording: Recording) {
+        let current = state.withLock { state -> Bool in
+            guard state.recording === recording, !state.stopping else { return false }
+            state.stopping = true
+            return true
+        }
+        guard current else { return }
+        owner.branchChanged()
+        // Not running (the session stopped meanwhile): nothing will detach the branch.
+        if state.withLock({ $0.recording === recording }), recording.progress.withLock({ !$0.attached || $0.finished }) {
+            finish(recording, error: nil)
+        }
+    }
+
+    /// Sends did-finish for `recording` (once) with why it ended: the reason a limit gave,
+    /// else `error` (nil after `stopRecording`).
+    func finish(_ recording: Recording, error: CaptureError?) {
+        let (reason, stats) = recording.progress.withLock { progress -> (CaptureError?, (Int, Int)?) in
+            guard !progress.finished else { return (nil, nil) }
+            progress.finished = true
+            return (progress.ending ?? error, (progress.framesIn, progress.framesOut))
+        }
+        guard let stats else { return }
+        recording.syncer.close()
+        let size = (try? FileManager.default.attributesOfItem(atPath: recording.settings.url.path)[.size] as? Int64) ?? 0
+        state.withLock { state in
+            state.lastFinished = (recording.duration, size, max(0, stats.0 - stats.1))
+            if state.recording === recording {
+                state.recording = nil
+                state.stopping = false
+            }
+        }
+        recording.queue.async {
+            recording.delegate.fileOutput(self, didFinishRecordingTo: recording.settings.url, from: recording.connections, error: reason)
+        }
+    }
+
+    private func makeRecording(to url: URL, delegate: any FileOutputRecordingDelegate, queue: DispatchQueue) throws(CaptureError) -> Recording {
+        let container = try MovieContainer(url: url)
+        guard let encoder = VideoEncoder.best else {
+            throw .unsupported(feature: "H.264 encoding (install x264enc: gstreamer1.0-plugins-ugly)", device: "this machine")
+        }
+        guard owner.value?.isRunning == true else { throw .sessionNotRunning }
+        guard let video = connection(with: .video), video.isEnabled else { throw .noCompatibleInput(output: kind) }
+        if FileManager.default.fileExists(atPath: url.path) { throw .fileAlreadyExists(url) }
+        let (orientation, mirrored) = video.orientationState
+        let settings = state.withLock { state in
+            Recording.Settings(url: url, container: container, codec: state.codecSettings, encoder: encoder,
+                               fragmentInterval: state.fragmentInterval, maxDuration: state.maxDuration, maxFileSize: state.maxFileSize,
+                               minFreeDiskSpace: state.minFreeDiskSpace, orientation: orientation, mirrored: mirrored)
+        }
+        if settings.minFreeDiskSpace > 0 {
+            let free = Recording.freeBytes(at: url)
+            if free < settings.minFreeDiskSpace { throw .diskFull(url, freeBytes: free, limit: settings.minFreeDiskSpace, finished: false) }
+        }
+        return Recording(settings: settings, delegate: delegate, queue: queue, connections: connections,
+                         onStart: { [weak self] recording in
+                             guard let self else { return }
+                             recording.queue.async { recording.delegate.fileOutput(self, didStartRecordingTo: url, from: recording.connections) }
+                         },
+                         onLimit: { [weak self] recording in self?.end(recording) })
+    }
+}

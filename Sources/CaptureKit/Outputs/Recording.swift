@@ -1,0 +1,179 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One recording of a `MovieFileOutput`: its file and frozen settings, who to tell, and its
+/// progress, updated by the branch's probes on streaming threads.
+///
+/// Threading: the `admit…`/`encoded…`/`wrote…` methods run on streaming threads; they take a
+/// short lock, never wait, and hand everything user-facing to `queue` (the delegate's) or, for a
+/// limit reached, to `onLimit` on a global queue.
+final class Recording: Sendable {
+    struct Settings: Sendable, Equatable {
+        var url: URL
+        var container: MovieContainer
+        var codec: VideoCodecSettings
+        var encoder: VideoEncoder
+        var fragmentInterval: CaptureTime
+        var maxDuration: CaptureTime
+        var maxFileSize: Int64
+        var minFreeDiskSpace: Int64
+        var orientation: VideoOrientation
+        var mirrored: Bool
+    }
+
+    struct Progress {
+        /// The first video frame's presentation time: the file's zero.
+        var start: UInt64?
+        /// The first encoded frame's presentation time (encoders may shift times: durations
+        /// after the encoder are measured from it, not from `start`).
+        var encodedStart: UInt64?
+        /// The end of the last video frame encoded.
+        var end: UInt64 = 0
+        var framesIn = 0
+        var framesOut = 0
+        var audioOut = 0
+        var encodedBytes: Int64 = 0
+        var fileBytes: Int64 = 0
+        var nextDiskCheck: UInt64 = 0
+        /// Why the recording ends, when something other than `stopRecording()` ends it.
+        var ending: CaptureError?
+        var stopRequested = false
+        var attached = false
+        var finished = false
+    }
+
+    let settings: Settings
+    let delegate: any FileOutputRecordingDelegate
+    let queue: DispatchQueue
+    let connections: [CaptureConnection]
+    let progress = Mutex(Progress())
+    let syncer: FragmentSyncer
+    private let onStart: @Sendable (Recording) -> Void
+    private let onLimit: @Sendable (Recording) -> Void
+
+    init(settings: Settings, delegate: any FileOutputRecordingDelegate, queue: DispatchQueue, connections: [CaptureConnection],
+         onStart: @escaping @Sendable (Recording) -> Void, onLimit: @escaping @Sendable (Recording) -> Void) {
+        self.settings = settings
+        self.delegate = delegate
+        self.queue = queue
+        self.connections = connections
+        self.onStart = onStart
+        self.onLimit = onLimit
+        syncer = FragmentSyncer(url: settings.url)
+    }
+
+    /// The time recorded so far: from the first frame to the end of the last one encoded.
+    var duration: CaptureTime {
+        progress.withLock { progress in
+            guard let start = progress.encodedStart, progress.end > start else { return .zero }
+            return CaptureTime(nanoseconds: progress.end - start)
+        }
+    }
+
+    /// A video frame at the branch's entry: the first becomes the file's zero (and did-start
+    /// is sent); frames at or past the maximum duration are refused and end the recording.
+    func admitVideo(presentationTime pts: UInt64) -> Bool {
+        var started = false
+        var limit: CaptureError?
+        let admitted = progress.withLock { progress -> Bool in
+            guard !progress.finished else { return false }
+            if let start = progress.start {
+                if settings.maxDuration.isNumeric, pts >= start, pts - start >= UInt64(max(0, settings.maxDuration.nanoseconds)) {
+                    limit = CaptureError.maximumDurationReached(settings.maxDuration)
+                    return false
+                }
+            } else {
+                progress.start = pts
+                started = true
+            }
+            progress.framesIn += 1
+            return true
+        }
+        if started { onStart(self) }
+        if let limit { requestStop(limit) }
+        return admitted
+    }
+
+    /// An audio buffer at the branch's entry: admitted from the first video frame's time on (the
+    /// buffer that spans it included), up to the maximum duration.
+    func admitAudio(presentationTime pts: UInt64, duration: UInt64) -> Bool {
+        progress.withLock { progress in
+            guard !progress.finished, let start = progress.start, pts + duration > start else { return false }
+            if settings.maxDuration.isNumeric, pts >= start, pts - start >= UInt64(max(0, settings.maxDuration.nanoseconds)) {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// An encoded video frame on its way into the muxer: advances the duration, and checks the
+    /// size limit and (once a second of media) the free disk space.
+    func encodedVideo(presentationTime pts: UInt64, duration: UInt64, bytes: Int) {
+        var limit: CaptureError?
+        progress.withLock { progress in
+            progress.framesOut += 1
+            if progress.encodedStart == nil { progress.encodedStart = pts }
+            progress.end = max(progress.end, pts + duration)
+            progress.encodedBytes += Int64(bytes)
+            if settings.maxFileSize > 0, estimatedFileSize(progress) >= settings.maxFileSize {
+                limit = .maximumFileSizeReached(settings.maxFileSize)
+            }
+            if settings.minFreeDiskSpace > 0, pts >= progress.nextDiskCheck {
+                progress.nextDiskCheck = pts + 1_000_000_000
+                let free = Self.freeBytes(at: settings.url)
+                if free < settings.minFreeDiskSpace {
+                    limit = .diskFull(settings.url, freeBytes: free, limit: settings.minFreeDiskSpace, finished: true)
+                }
+            }
+        }
+        if let limit { requestStop(limit) }
+    }
+
+    /// An encoded audio frame on its way into the muxer.
+    func encodedAudio(bytes: Int) {
+        progress.withLock { progress in
+            progress.audioOut += 1
+            progress.encodedBytes += Int64(bytes)
+        }
+    }
+
+    /// Bytes on their way into the file; `fragmentEnds` when they close a fragment (a `moof`
+    /// box), which is then flushed to disk off this thread.
+    func wrote(bytes: Int, fragmentEnds: Bool) {
+        let total = progress.withLock { progress in
+            progress.fileBytes += Int64(bytes)
+            return progress.fileBytes
+        }
+        if fragmentEnds { syncer.sync(through: total) }
+    }
+
+    /// The file's size when finished, estimated while recording: the encoded media, the index
+    /// (about 40 bytes a frame between fragments' and the final index), and what is still in
+    /// flight (a quarter second at the rate so far).
+    private func estimatedFileSize(_ progress: Progress) -> Int64 {
+        let frames = Int64(progress.framesOut + progress.audioOut)
+        let seconds = progress.encodedStart.map { Double(progress.end - min($0, progress.end)) / 1e9 } ?? 0
+        let inFlight = seconds > 0.5 ? Int64(Double(progress.encodedBytes) / seconds * 0.25) : 0
+        return progress.encodedBytes + 8192 + 40 * frames + inFlight
+    }
+
+    /// Ends the recording for `reason` (once), from any thread: `onLimit` runs on a global queue.
+    func requestStop(_ reason: CaptureError) {
+        let first = progress.withLock { progress -> Bool in
+            guard !progress.stopRequested, !progress.finished else { return false }
+            progress.stopRequested = true
+            progress.ending = reason
+            return true
+        }
+        guard first else { return }
+        DispatchQueue.global().async { self.onLimit(self) }
+    }
+
+    /// Free bytes on the file system holding `url` (for an unprivileged writer).
+    static func freeBytes(at url: URL) -> Int64 {
+        var stats = statvfs()
+        guard statvfs(url.deletingLastPathComponent().path, &stats) == 0 else { return Int64.max }
+        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+extension CaptureError.Code {
+    /// A recording reached `maxRecordedDuration`; the file is complete.
+    public static let maximumDurationReached = CaptureError.Code(rawValue: "maximumDurationReached")
+    /// A recording reached `maxRecordedFileSize`; the file is complete.
+    public static let maximumFileSizeReached = CaptureError.Code(rawValue: "maximumFileSizeReached")
+    /// The disk filled up, or its free space fell below `minFreeDiskSpaceLimit`.
+    public static let diskFull = CaptureError.Code(rawValue: "diskFull")
+    /// A recording was asked to write a file that already exists.
+    public static let fileAlreadyExists = CaptureError.Code(rawValue: "fileAlreadyExists")
+    /// A recording's file name has an extension no container is made for.
+    public static let unsupportedFileType = CaptureError.Code(rawValue: "unsupportedFileType")
+    /// The session stopped while recording; the file is complete.
+    public static let sessionStopped = CaptureError.Code(rawValue: "sessionStopped")
+    /// Encoding or writing a recording failed.
+    public static let recordingFailed = CaptureError.Code(rawValue: "recordingFailed")
+}
+
+extension CaptureError {
+    /// The recording reached its maximum duration; the file is complete and playable.
+    public static func maximumDurationReached(_ limit: CaptureTime) -> CaptureError {
+        CaptureError(code: .maximumDurationReached, message: "the recording reached its maximum duration, \(limit.seconds) s",
+                     value: "\(limit.seconds)", recordingSuccessfullyFinished: true)
+    }
+
+    /// The recording reached its maximum file size; the file is complete and playable.
+    public static func maximumFileSizeReached(_ limit: Int64) -> CaptureError {
+        CaptureError(code: .maximumFileSizeReached, message: "the recording reached its maximum file size, \(limit) bytes",
+                     value: "\(limit)", recordingSuccessfullyFinished: true)
+    }
+
+    /// The disk holding `url` filled up (`limit` 0) or fell below `limit` free bytes. When the
+    /// limit stopped the recording the file was finished; a full disk leaves it playable up to
+    /// its last fragment.
+    public static func diskFull(_ url: URL, freeBytes: Int64, limit: Int64, finished: Bool) -> CaptureError {
+        let why = limit > 0 ? "below the free-space limit of \(limit) bytes" : "full"
+        return CaptureError(code: .diskFull, message: "the disk holding '\(url.path)' is \(why) (\(freeBytes) bytes free)",
+                            value: url.path, recordingSuccessfullyFinished: finished)
+    }
+
+    /// A recording would overwrite an existing file.
+    public static func fileAlreadyExists(_ url: URL) -> CaptureError {
+        CaptureError(code: .fileAlreadyExists, message: "'\(url.path)' already exists: remove it or record to another file",
+                     value: url.path)
+    }
+
+    /// A recording's extension names no container CaptureKit writes.
+    public static func unsupportedFileType(_ url: URL, supported: [String]) -> CaptureError {
+        CaptureError(code: .unsupportedFileType,
+                     message: "cannot record '\(url.lastPathComponent)': the extension '\(url.pathExtension)' is not one of "
+                         + supported.map { ".\($0)" }.joined(separator: ", "),
+                     value: url.pathExtension, validValues: supported)
+    }
+
+    /// The session stopped during a recording; the file was finished.
+    public static let sessionStopped = CaptureError(code: .sessionStopped, message: "the session stopped; the recording was finished",
+                                                    value: nil, recordingSuccessfullyFinished: true)
+
+    /// Encoding or writing a recording failed (`error` tells where); `usable` whether the file
+    /// plays up to its last fragment.
+    public static func recordingFailed(_ url: URL, error: CaptureError, usable: Bool) -> CaptureError {
+        CaptureError(code: .recordingFailed, message: "recording to '\(url.path)' failed: \(error.message)", element: error.element,
+                     underlyingError: error, value: url.path, recordingSuccessfullyFinished: usable)
+    }
+}

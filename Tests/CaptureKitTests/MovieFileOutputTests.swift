@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+/// Recordings judged by ffprobe: containers, codecs, sizes, durations and frame counts, the two
+/// tracks' alignment, and the delegate's order.
+@Suite("Movie file output", .serialized)
+struct MovieFileOutputTests {
+    /// A 640x480 virtual camera and the virtual microphone, with a movie output and a video data output.
+    static func session(audio: Bool = true, outputs: [any CaptureOutput]) throws -> TestSession {
+        let test = try TestSession(preset: .vga640x480, outputs: [])
+        if audio {
+            let mic = try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })
+            try test.session.addInput(CaptureDeviceInput(device: mic))
+        }
+        for output in outputs { try test.session.addOutput(output) }
+        return test
+    }
+
+    /// Records for `seconds` to a new file with `ext`, and returns the file, the delegate and the output.
+    static func record(_ ext: String, seconds: Double, audio: Bool = true,
+                       configure: (MovieFileOutput) -> Void = { _ in }) async throws -> (URL, RecordingEvents, MovieFileOutput) {
+        let movie = MovieFileOutput()
+        configure(movie)
+        let test = try session(audio: audio, outputs: [movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let url = try temporaryDirectory().appendingPathComponent("clip.\(ext)")
+        let events = RecordingEvents()
+        movie.startRecording(to: url, recordingDelegate: events)
+        #expect(movie.isRecording)
+        #expect(movie.outputFileURL == url)
+        try await Task.sleep(for: .seconds(seconds))
+        movie.stopRecording()
+        let error = await events.finished(within: 10)
+        #expect(error == .some(nil), "did-finish: \(String(describing: error))")
+        #expect(!movie.isRecording)
+        return (url, events, movie)
+    }
+
+    @Test("mp4, mov and mkv: H.264 with AAC or Opus at the camera's size, duration and frame count as recorded", arguments: ["mp4", "mov", "mkv"])
+    func containers(ext: String) async throws {
+        let (url, events, movie) = try await Self.record(ext, seconds: 2)
+        #expect(events.all == [.started(url), .finished(url, nil)])
+        let probe = try MovieProbe(url.path)
+        let video = try #require(probe.video, "\(probe)")
+        let audio = try #require(probe.audio, "\(probe)")
+        #expect(video.codec == "h264")
+        #expect(audio.codec == (ext == "mkv" ? "opus" : "aac"))
+        #expect(video.width == 640 && video.height == 480)
+        let recorded = movie.recordedDuration.seconds
+        #expect(recorded > 1.5 && recorded < 2.6, "recorded \(recorded) s")
+        let videoDuration = Double(video.frames) / 30
+        #expect(abs(videoDuration - recorded) <= 1.0 / 30 + 1e-6, "\(video.frames) frames for \(recorded) s recorded")
+        #expect(abs(probe.duration - recorded) <= 0.1, "file \(probe.duration) s, recorded \(recorded) s")
+        #expect(movie.droppedFrameCount == 0)
+        #expect(movie.recordedFileSize == probe.size)
+        // Audio starts with the video, within one AAC/Opus frame.
+        #expect(abs(audio.startTime - video.startTime) <= 1024.0 / 44100 + 1e-3, "video starts at \(video.startTime), audio at \(audio.startTime)")
+    }
+}

@@ -1,0 +1,38 @@
+import CaptureKit
+import Foundation
+import Synchronization
+
+/// A recording delegate that keeps what it heard, in order, with the thread it heard it on.
+final class RecordingEvents: FileOutputRecordingDelegate {
+    enum Event: Equatable {
+        case started(URL)
+        case finished(URL, CaptureError?)
+    }
+
+    private let events = Mutex<[Event]>([])
+    private let finishedSignal = DispatchSemaphore(value: 0)
+
+    var all: [Event] { events.withLock { $0 } }
+
+    func fileOutput(_ output: MovieFileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) {
+        events.withLock { $0.append(.started(fileURL)) }
+    }
+
+    func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection], error: CaptureError?) {
+        events.withLock { $0.append(.finished(outputFileURL, error)) }
+        finishedSignal.signal()
+    }
+
+    /// Waits (off the cooperative pool) for did-finish; nil when it did not come in `seconds`.
+    func finished(within seconds: Double) async -> CaptureError?? {
+        let signal = finishedSignal
+        let came = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: signal.wait(timeout: .now() + seconds) == .success) }
+        }
+        guard came else { return nil }
+        return events.withLock { events in
+            guard case .finished(_, let error) = events.last else { return nil }
+            return .some(error)
+        }
+    }
+}
