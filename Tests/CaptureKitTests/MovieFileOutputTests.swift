@@ -19,10 +19,12 @@ struct MovieFileOutputTests {
 
     /// Records for `seconds` to a new file with `ext`, and returns the file, the delegate and the output.
     static func record(_ ext: String, seconds: Double, audio: Bool = true,
-                       configure: (MovieFileOutput) -> Void = { _ in }) async throws -> (URL, RecordingEvents, MovieFileOutput) {
+                       configure: (MovieFileOutput) -> Void = { _ in },
+                       connection: (CaptureConnection) -> Void = { _ in }) async throws -> (URL, RecordingEvents, MovieFileOutput) {
         let movie = MovieFileOutput()
         configure(movie)
         let test = try session(audio: audio, outputs: [movie])
+        connection(try #require(movie.connection(with: .video)))
         try await test.session.startRunning()
         defer { test.session.stopRunning() }
         let url = try temporaryDirectory().appendingPathComponent("clip.\(ext)")

@@ -4,8 +4,7 @@ import GStreamerSwift
 extension MovieFileOutput {
     /// The video part of the branch, named `prefix_…`: `queue` `prefix_vqueue` (leaky, one
     /// second: the branch's own thread; what it drops is counted) ! `videoconvert` ! the
-    /// encoder's raw format ! the encoder `prefix_enc` ! `h264parse` `prefix_parse`, then
-    /// `taginject` `prefix_tags` with the orientation when the picture is turned or mirrored.
+    /// encoder's raw format ! the encoder `prefix_enc` ! `h264parse` `prefix_parse`.
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
         guard let recording = state.withLock({ $0.recording }) else { return [.init("fakesink", name: "\(prefix)_sink")] }
         let settings = recording.settings
@@ -15,11 +14,7 @@ extension MovieFileOutput {
             .init("videoconvert", name: "\(prefix)_vconvert"),
             .init("capsfilter", name: "\(prefix)_vcaps", [.init("caps", "video/x-raw,format=\(rawFormat)")]),
         ]
-        chain += settings.encoder.elements(prefix: prefix, settings: settings.codec, source: source)
-        if let tag = Self.orientationTag(settings.orientation, mirrored: settings.mirrored) {
-            chain.append(.init("taginject", name: "\(prefix)_tags", [.init("tags", "image-orientation=\(tag)")]))
-        }
-        return chain
+        return chain + settings.encoder.elements(prefix: prefix, settings: settings.codec, source: source)
     }
 
     /// The whole branch: the video part from the video port's tee and, when the session has a
@@ -81,8 +76,14 @@ extension MovieFileOutput {
                 return .pass
             }
         }
+        let matrix = recording.settings.container.fragments && (recording.settings.orientation != .landscapeRight || recording.settings.mirrored)
+            ? DisplayMatrix(clockwiseDegrees: recording.settings.orientation.rotationDegrees, mirrored: recording.settings.mirrored) : nil
         try branch.pad("sink", "sink").addBufferProbe { buffer in
-            recording.wrote(bytes: buffer.size, fragmentEnds: buffer.bytes(at: 4, count: 4) == Self.moof)
+            let box = buffer.bytes(at: 4, count: 4)
+            if let matrix, box == Self.moov {
+                _ = try? buffer.withWritableBytes { matrix.write(intoMovieHeader: $0) }
+            }
+            recording.wrote(bytes: buffer.size, fragmentEnds: box == Self.moof)
             return .pass
         }
         recording.progress.withLock { $0.attached = true }
@@ -104,20 +105,14 @@ extension MovieFileOutput {
         finish(recording, error: reason)
     }
 
-    /// `moof`: the box that closes a fragment.
-    static let moof = Array("moof".utf8)
+    /// `moof`: the box that closes a fragment; `moov`: the movie header (the first fragment's,
+    /// and the final index).
+    static let moof = Array("moof".utf8), moov = Array("moov".utf8)
 
     /// A queue that gives its part a thread and drops the oldest after a second.
     static let leakyQueue: [PipelinePlan.Property] = [
         .init("leaky", "downstream"), .init("max-size-buffers", "0"), .init("max-size-bytes", "0"), .init("max-size-time", "1000000000"),
     ]
-
-    /// The `image-orientation` tag for a picture turned clockwise to `orientation`, mirrored or not;
-    /// nil for the sensor's own landscape.
-    static func orientationTag(_ orientation: VideoOrientation, mirrored: Bool) -> String? {
-        guard orientation != .landscapeRight || mirrored else { return nil }
-        return (mirrored ? "flip-rotate-" : "rotate-") + String(orientation.rotationDegrees)
-    }
 
     static func chainLinks(_ chain: [PipelinePlan.Element]) -> [PipelinePlan.Link] {
         zip(chain, chain.dropFirst()).map { PipelinePlan.Link(from: $0.name, to: $1.name) }

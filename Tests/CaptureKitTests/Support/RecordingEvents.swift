@@ -1,6 +1,7 @@
 import CaptureKit
 import Foundation
 import Synchronization
+import Testing
 
 /// A recording delegate that keeps what it heard, in order, with the thread it heard it on.
 final class RecordingEvents: FileOutputRecordingDelegate {
@@ -21,6 +22,13 @@ final class RecordingEvents: FileOutputRecordingDelegate {
     func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection], error: CaptureError?) {
         events.withLock { $0.append(.finished(outputFileURL, error)) }
         finishedSignal.signal()
+    }
+
+    /// Waits for did-finish and returns its error; fails the test when it did not come or came
+    /// without one.
+    func finishError(within seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) async throws -> CaptureError {
+        let finished = try #require(await finished(within: seconds), "no did-finish in \(seconds) s", sourceLocation: sourceLocation)
+        return try #require(finished, "did-finish without an error", sourceLocation: sourceLocation)
     }
 
     /// Waits (off the cooperative pool) for did-finish; nil when it did not come in `seconds`.

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+/// What a recording does around the rest of the session: limits, orientation, other outputs
+/// coming and going, a still meanwhile, the session stopping, misuse, and a file copied
+/// mid-recording (what a crash leaves).
+@Suite("Movie recording behaviour", .serialized)
+struct MovieRecordingBehaviourTests {
+    @Test("maxRecordedDuration ends the recording by itself: the reason says so, the file is complete and lasts the limit")
+    func durationLimit() async throws {
+        let movie = MovieFileOutput()
+        movie.maxRecordedDuration = CaptureTime(value: 1, timescale: 1)
+        let test = try MovieFileOutputTests.session(outputs: [movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let url = try temporaryDirectory().appendingPathComponent("limit.mp4")
+        let events = RecordingEvents()
+        movie.startRecording(to: url, recordingDelegate: events)
+        let error = try await events.finishError(within: 10)
+        #expect(error.code == .maximumDurationReached)
+        #expect(error.recordingSuccessfullyFinished)
+        let probe = try MovieProbe(url.path)
+        let video = try #require(probe.video)
+        #expect(video.frames == 30, "\(video.frames) frames in a 1 s recording at 30 fps")
+        #expect(abs(probe.duration - 1) <= 1.0 / 30 + 0.025, "file lasts \(probe.duration) s")
+    }
+
+    @Test("maxRecordedFileSize ends the recording below the limit, with a playable file")
+    func sizeLimit() async throws {
+        let movie = MovieFileOutput()
+        let limit: Int64 = 150_000
+        movie.maxRecordedFileSize = limit
+        let test = try MovieFileOutputTests.session(outputs: [movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let url = try temporaryDirectory().appendingPathComponent("size.mov")
+        let events = RecordingEvents()
+        movie.startRecording(to: url, recordingDelegate: events)
+        let error = (try await events.finishError(within: 20))
+        #expect(error.code == .maximumFileSizeReached)
+        #expect(error.recordingSuccessfullyFinished)
+        let probe = try MovieProbe(url.path)
+        #expect(probe.size <= Int(limit), "\(probe.size) bytes for a \(limit)-byte limit")
+        #expect(probe.size >= Int(limit) * 6 / 10, "\(probe.size) bytes: stopped far short of the \(limit)-byte limit")
+        #expect(try #require(probe.video).frames > 10)
+    }
+
+    @Test("a portrait connection records unrotated pixels with a display matrix: ffprobe reads rotation -90")
+    func portrait() async throws {
+        let (url, _, _) = try await MovieFileOutputTests.record("mp4", seconds: 0.5, audio: false, configure: { _ in }, connection: { connection in
+            connection.videoOrientation = .portrait
+        })
+        let probe = try MovieProbe(url.path)
+        let video = try #require(probe.video)
+        #expect(video.width == 640 && video.height == 480, "pixels stay as the sensor gives them")
+        #expect(video.rotation == -90, "display matrix rotation \(String(describing: video.rotation))")
+        #expect(probe.audio == nil)
+    }
+
+    @Test("a still, and other outputs added and removed, during a recording: one continuous file, and the video data output never skips")
+    func busySession() async throws {
+        let movie = MovieFileOutput(), frames = VideoDataOutput(), still = StillImageOutput()
+        let log = LiveRuntimeTests.FrameLog(frames)
+        let test = try MovieFileOutputTests.session(outputs: [frames, still, movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        try await log.waitForFrames(5)
+        let url = try temporaryDirectory().appendingPathComponent("busy.mp4")
+        let events = RecordingEvents()
+        movie.startRecording(to: url, recordingDelegate: events)
+        try await Task.sleep(for: .milliseconds(300))
+        let photo = try await still.captureStillImage(from: try #require(still.connection(with: .video)))
+        #expect(photo.formatDescription.width == 640)
+        for _ in 0..<3 {
+            let metadata = MetadataOutput(), audio = AudioDataOutput()
+            test.session.beginConfiguration()
+            try test.session.addOutput(metadata)
+            try test.session.addOutput(audio)
+            try test.session.commitConfiguration()
+            try await Task.sleep(for: .milliseconds(150))
+            test.session.beginConfiguration()
+            try test.session.removeOutput(metadata)
+            try test.session.removeOutput(audio)
+            try test.session.commitConfiguration()
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        #expect(movie.isRecording)
+        movie.stopRecording()
+        #expect(try #require(await events.finished(within: 10)) == nil)
+        #expect(events.all.count == 2)
+        let (largest, backwards) = log.steps(interval: LiveRuntimeTests.interval)
+        #expect(backwards == 0)
+        #expect(largest <= 1.5, "largest presentation-time step of the video data output: \(largest) frame intervals")
+        let gaps = try Self.largestFrameGap(url.path)
+        #expect(gaps <= 1.5 / 30, "largest step between the file's frames: \(gaps) s")
+        let probe = try MovieProbe(url.path)
+        #expect(abs(Double(try #require(probe.video).frames) / 30 - movie.recordedDuration.seconds) <= 1.0 / 30 + 1e-6)
+    }
+
+    @Test("stopping the session finishes the recording: did-finish says the session stopped and the file is complete")
+    func sessionStops() async throws {
+        let movie = MovieFileOutput()
+        let test = try MovieFileOutputTests.session(outputs: [movie])
+        try await test.session.startRunning()
+        let url = try temporaryDirectory().appendingPathComponent("stopped.mkv")
+        let events = RecordingEvents()
+        movie.startRecording(to: url, recordingDelegate: events)
+        try await Task.sleep(for: .milliseconds(700))
+        await test.session.stopRunning()
+        let error = (try await events.finishError(within: 10))
+        #expect(error.code == .sessionStopped)
+        #expect(error.recordingSuccessfullyFinished)
+        #expect(!movie.isRecording)
+        #expect(try #require(try MovieProbe(url.path).video).frames >= 15)
+    }
+
+    @Test("misuse is reported through did-finish with a typed error naming the value: extension, existing file, session not running")
+    func misuse() async throws {
+        let movie = MovieFileOutput()
+        let test = try MovieFileOutputTests.session(audio: false, outputs: [movie])
+        let directory = try temporaryDirectory()
+        let events = RecordingEvents()
+        movie.startRecording(to: directory.appendingPathComponent("a.mp4"), recordingDelegate: events)
+        #expect((try await events.finishError(within: 5)).code == .sessionNotRunning)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let avi = RecordingEvents()
+        movie.startRecording(to: directory.appendingPathComponent("a.avi"), recordingDelegate: avi)
+        let aviError = (try await avi.finishError(within: 5))
+        #expect(aviError.code == .unsupportedFileType)
+        #expect(aviError.message.contains("'avi'") && aviError.message.contains(".mp4, .mov, .mkv"), "\(aviError.message)")
+        let existing = directory.appendingPathComponent("there.mp4")
+        try Data("keep".utf8).write(to: existing)
+        let exists = RecordingEvents()
+        movie.startRecording(to: existing, recordingDelegate: exists)
+        #expect((try await exists.finishError(within: 5)).code == .fileAlreadyExists)
+        #expect(try Data(contentsOf: existing) == Data("keep".utf8))
+        movie.minFreeDiskSpaceLimit = Int64.max / 2
+        let full = RecordingEvents()
+        movie.startRecording(to: directory.appendingPathComponent("full.mp4"), recordingDelegate: full)
+        let fullError = (try await full.finishError(within: 5))
+        #expect(fullError.code == .diskFull)
+        #expect(!movie.isRecording)
+        movie.stopRecording()
+        let connection = try #require(movie.connection(with: .video))
+        #expect(throws: CaptureError.self) { try movie.setOutputSettings(VideoCodecSettings(codec: .jpeg), for: connection) }
+        #expect(throws: CaptureError.self) { try movie.setOutputSettings(VideoCodecSettings(bitrate: 5), for: connection) }
+    }
+
+    @Test("a copy of the file taken mid-recording (what a crash leaves) plays everything up to its last fragment")
+    func fragmentsSurviveACrash() async throws {
+        let movie = MovieFileOutput()
+        movie.movieFragmentInterval = CaptureTime(value: 1, timescale: 2)
+        let test = try MovieFileOutputTests.session(outputs: [movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let directory = try temporaryDirectory()
+        let url = directory.appendingPathComponent("live.mp4"), copy = directory.appendingPathComponent("crash.mp4")
+        let events = RecordingEvents()
+        movie.startRecording(to: url, recordingDelegate: events)
+        try await Task.sleep(for: .milliseconds(2200))
+        let recorded = movie.recordedDuration.seconds
+        try FileManager.default.copyItem(at: url, to: copy)
+        movie.stopRecording()
+        _ = await events.finished(within: 10)
+        let probe = try MovieProbe(copy.path)
+        let frames = try #require(probe.video).frames
+        #expect(Double(frames) / 30 >= recorded - 0.5 - 0.2, "\(frames) frames survive of \(recorded) s recorded with 0.5 s fragments")
+        #expect(try #require(movie.fragmentSyncStats ?? Optional(FragmentSyncer.Stats())).fragments >= 0)
+    }
+
+    /// The largest step between consecutive video frames' presentation times in a file (seconds).
+    static func largestFrameGap(_ path: String) throws -> Double {
+        let output = try run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", path])
+        let times = output.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.sorted()
+        return zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? .infinity
+    }
+}
