@@ -20,7 +20,7 @@ struct PipelinePlanTests {
         #expect(plan.links.contains(.init(from: "input0_tee", to: "output1_queue")))
         let line = test.session.pipelineDescription
         #expect(line == """
-            videotestsrc name=input0_src is-live=true pattern=black ! capsfilter name=input0_caps \
+            videotestsrc name=input0_src is-live=true pattern=blink ! capsfilter name=input0_caps \
             caps=video/x-raw,format=BGRA,width=352,height=288,framerate=30/1 ! tee name=input0_tee allow-not-linked=true \
             ! queue name=output0_queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! videoconvert name=output0_convert \
             ! capsfilter name=output0_format caps=video/x-raw,format=I420,colorimetry=1:4:7:1 ! jpegenc name=output0_encode quality=85 ! jifmux name=output0_mux ! appsink name=output0_sink sync=false async=false \
@@ -29,7 +29,7 @@ struct PipelinePlanTests {
             caps=video/x-raw,format=GRAY8,width=160,height=120 ! appsink name=output1_sink sync=false async=false emit-signals=false \
             enable-last-sample=false max-buffers=1 drop=true wait-on-eos=false
             """)
-        let bounded = line.replacingOccurrences(of: "pattern=black", with: "pattern=black num-buffers=5")
+        let bounded = line.replacingOccurrences(of: "pattern=blink", with: "pattern=blink num-buffers=5")
         let output = try run("/bin/sh", ["-c", "timeout 20 gst-launch-1.0 -q \(bounded); echo exit=$?"])
         #expect(output.hasSuffix("exit=0\n"), "\(output)")
     }
