@@ -162,12 +162,58 @@ struct MovieRecordingBehaviourTests {
         try await Task.sleep(for: .milliseconds(2200))
         let recorded = movie.recordedDuration.seconds
         try FileManager.default.copyItem(at: url, to: copy)
+        let synced = movie.fragmentSyncStats?.fragments ?? 0
         movie.stopRecording()
         _ = await events.finished(within: 10)
         let probe = try MovieProbe(copy.path)
         let frames = try #require(probe.video).frames
         #expect(Double(frames) / 30 >= recorded - 0.5 - 0.2, "\(frames) frames survive of \(recorded) s recorded with 0.5 s fragments")
-        #expect(try #require(movie.fragmentSyncStats ?? Optional(FragmentSyncer.Stats())).fragments >= 0)
+        #expect(synced >= 2, "\(synced) fragments flushed to disk in \(recorded) s of 0.5 s fragments")
+    }
+
+    @Test("a camera unplugged during a recording finishes the file with what came before; the reason names the device")
+    func deviceGone() async throws {
+        let movie = MovieFileOutput()
+        let test = try MovieFileOutputTests.session(audio: false, outputs: [movie])
+        let device = test.input.device
+        try await test.session.startRunning()
+        defer { test.session.stopRunning(); try? device.injectFault(nil) }
+        let url = try temporaryDirectory().appendingPathComponent("unplugged.mp4")
+        let events = RecordingEvents()
+        movie.startRecording(to: url, recordingDelegate: events)
+        try await Task.sleep(for: .milliseconds(800))
+        try device.injectFault(.unplugged)
+        let error = try await events.finishError(within: 10)
+        #expect(error.code == .deviceUnavailable)
+        #expect(error.recordingSuccessfullyFinished)
+        #expect(error.message.contains(device.uniqueID))
+        let frames = try #require(try MovieProbe(url.path).video).frames
+        #expect(frames >= 18, "\(frames) frames kept of ~0.8 s before the unplug")
+    }
+
+    @Test("switching to another camera of the same format during a recording continues the same file")
+    func cameraSwitch() async throws {
+        let movie = MovieFileOutput()
+        let test = try MovieFileOutputTests.session(audio: false, outputs: [movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let url = try temporaryDirectory().appendingPathComponent("switch.mp4")
+        let events = RecordingEvents()
+        movie.startRecording(to: url, recordingDelegate: events)
+        try await Task.sleep(for: .milliseconds(600))
+        let front = try CaptureDeviceInput(device: CaptureDevice.find(virtual: .front))
+        test.session.beginConfiguration()
+        try test.session.removeInput(test.input)
+        try test.session.addInput(front)
+        try test.session.commitConfiguration()
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(movie.isRecording, "the switch did not end the recording")
+        movie.stopRecording()
+        #expect(await events.finished(within: 10) == .some(nil))
+        #expect(events.all.count == 2)
+        let gap = try Self.largestFrameGap(url.path)
+        #expect(gap <= 2.0 / 30 + 1e-3, "largest step between the file's frames across the switch: \(gap) s")
+        #expect(Double(try #require(try MovieProbe(url.path).video).frames) / 30 >= 1.0)
     }
 
     /// The largest step between consecutive video frames' presentation times in a file (seconds).

@@ -36,11 +36,15 @@ protocol OutputNode: CaptureOutput {
     func attach(_ branch: RunningBranch) throws(CaptureError)
     /// Called after the branch was removed or the session stopped: waiting work fails with `error`.
     func detach(error: CaptureError)
+    /// Called on the session's notification queue when `device`, which may feed the output,
+    /// went away or was taken.
+    func inputInterrupted(_ device: CaptureDevice, reason: InterruptionReason)
 }
 
 extension OutputNode {
     var mediaTypes: [MediaType] { [mediaType] }
     var wantsBranch: Bool { true }
+    func inputInterrupted(_ device: CaptureDevice, reason: InterruptionReason) {}
 
     func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
         let input = graph.inputs[branch.input]

@@ -54,6 +54,13 @@ extension MovieFileOutput {
         }
     }
 
+    /// A device feeding the recording is gone or taken: the file is finished with what it has.
+    func inputInterrupted(_ device: CaptureDevice, reason: InterruptionReason) {
+        guard let recording = state.withLock({ $0.recording }),
+              recording.connections.contains(where: { $0.inputPorts.contains { $0.device == device } }) else { return }
+        recording.requestStop(.recordingInterrupted(device: device.uniqueID, reason: reason))
+    }
+
     /// Sends did-finish for `recording` (once) with why it ended: the reason a limit gave,
     /// else `error` (nil after `stopRecording`).
     func finish(_ recording: Recording, error: CaptureError?) {

@@ -45,12 +45,14 @@ extension CaptureSession {
 
     /// On the notification queue: a source's device is gone or busy.
     func interrupt(source key: String, reason: BusErrorReason, generation: Int) {
+        var device: CaptureDevice?
         let began = transitions.withLock { _ -> InterruptionReason? in
             guard let (runtime, input) = state.withLock({ state -> (SessionRuntime, SessionGraph.Input)? in
                 guard state.generation == generation, state.isRunning, let runtime = state.runtime else { return nil }
                 return runtime.live.withLock { $0.sources[key] }.map { (runtime, $0.input) }
             }) else { return nil }
             runtime.suspendSource(key)
+            device = input.device
             let audio = input.mediaType == .audio
             let why: InterruptionReason = reason == .deviceBusy
                 ? (audio ? .audioDeviceInUseByAnotherClient : .videoDeviceInUseByAnotherClient)
@@ -60,6 +62,9 @@ extension CaptureSession {
             return already ? nil : why
         }
         guard let began else { return }
+        if let device {
+            for output in state.withLock({ $0.outputs }) { output.inputInterrupted(device, reason: began) }
+        }
         CaptureLog.logger.warning("session interrupted: \(began.rawValue)")
         NotificationCenter.default.post(name: Self.wasInterruptedNotification, object: self,
                                         userInfo: [Self.interruptionReasonKey: began])

@@ -53,6 +53,13 @@ extension CaptureError {
                      value: url.pathExtension, validValues: supported)
     }
 
+    /// A device the recording took media from went away or was taken (`reason`); the file was
+    /// finished with what came before.
+    public static func recordingInterrupted(device: String, reason: InterruptionReason) -> CaptureError {
+        CaptureError(code: .deviceUnavailable, message: "'\(device)' stopped delivering (\(reason.rawValue)); the recording was finished",
+                     value: device, recordingSuccessfullyFinished: true)
+    }
+
     /// The session stopped during a recording; the file was finished.
     public static let sessionStopped = CaptureError(code: .sessionStopped, message: "the session stopped; the recording was finished",
                                                     value: nil, recordingSuccessfullyFinished: true)
