@@ -134,6 +134,13 @@ public final class MovieFileOutput: OutputNode {
         return state.withLock { $0.lastFinished?.dropped } ?? 0
     }
 
-    /// What flushing fragments to disk has cost in the current (or last) recording.
+    /// What flushing fragments to disk has cost in the current recording.
     var fragmentSyncStats: FragmentSyncer.Stats? { state.withLock { $0.recording?.syncer.stats } }
+
+    /// Fragments flushed to disk in the current recording, and the seconds `fsync` took in all
+    /// and at most (for `capture-bench record`).
+    @_spi(Benchmark)
+    public var fragmentSyncCost: (fragments: Int, seconds: Double, maxSeconds: Double)? {
+        fragmentSyncStats.map { ($0.fragments, Double($0.nanoseconds) / 1e9, Double($0.maxNanoseconds) / 1e9) }
+    }
 }
