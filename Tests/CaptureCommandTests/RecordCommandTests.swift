@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// What ffprobe reads in a movie: `stream.0.codec_name`, `format.duration`, … as written by
+/// `-of flat`, frames counted (`stream.N.nb_read_frames`).
+struct Probe {
+    var fields: [String: String]
+
+    init(_ file: URL) throws {
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/ffprobe"),
+                                    ["-v", "error", "-count_frames", "-show_format", "-show_streams", "-of", "flat=s=.", file.path])
+        guard result.status == 0 else { throw ProbeFailure(file: file.path, error: result.error) }
+        fields = [:]
+        for line in result.output.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            fields[String(line[..<equals])] = String(line[line.index(after: equals)...]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+    }
+
+    /// The index of the first stream of `type` (video, audio).
+    func stream(_ type: String) -> Int? {
+        (0..<16).first { fields["streams.stream.\($0).codec_type"] == type }
+    }
+
+    func field(_ stream: Int, _ name: String) -> String? { fields["streams.stream.\(stream).\(name)"] }
+
+    var duration: Double { Double(fields["format.duration"] ?? "") ?? 0 }
+
+    struct ProbeFailure: Error, CustomStringConvertible {
+        var file: String
+        var error: String
+        var description: String { "ffprobe cannot read \(file): \(error)" }
+    }
+}
+
+@Suite("capture record", .serialized)
+struct RecordCommandTests {
+    /// A 640x480 H.264 movie of the length asked: video only by default, an AAC track with --audio.
+    static func expectMovie(_ file: URL, seconds: Double, audio: String?) throws {
+        let probe = try Probe(file)
+        let video = try #require(probe.stream("video"), "\(probe.fields)")
+        #expect(probe.field(video, "codec_name") == "h264")
+        #expect(probe.field(video, "width") == "640" && probe.field(video, "height") == "480")
+        let frames = try #require(Int(probe.field(video, "nb_read_frames") ?? ""))
+        #expect(abs(frames - Int(seconds * 30)) <= 1, "\(frames) frames in \(seconds) s at 30 fps")
+        let videoDuration = try #require(Double(probe.field(video, "duration") ?? ""))
+        #expect(abs(videoDuration - seconds) <= 1.0 / 30 + 1e-3, "video track of \(videoDuration) s")
+        if let audio {
+            let track = try #require(probe.stream("audio"), "\(probe.fields)")
+            #expect(probe.field(track, "codec_name") == audio)
+        } else {
+            #expect(probe.stream("audio") == nil, "video only unless --audio is given")
+        }
+    }
+
+    @Test("--duration 2 records 2 s of H.264 at the preset's size, says the limit stopped it, and prints only the path on a pipe")
+    func duration() throws {
+        let file = try scratchDirectory().appendingPathComponent("clip.mp4")
+        let result = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--duration", "2", "-o", file.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == file.path + "\n")
+        #expect(result.error.contains("stopped: reached --duration 2 s"), "\(result.error)")
+        try Self.expectMovie(file, seconds: 2, audio: nil)
+    }
+
+    @Test("--audio virtual adds the virtual microphone's track: AAC in .mp4")
+    func audio() throws {
+        let file = try scratchDirectory().appendingPathComponent("av.mp4")
+        let result = try launch("capture", ["record", "-d", "virtual", "--audio", "virtual", "--preset", "vga640x480",
+                                            "--duration", "2", "-o", file.path])
+        #expect(result.status == 0, "\(result.error)")
+        try Self.expectMovie(file, seconds: 2, audio: "aac")
+        let camera = try launch("capture", ["record", "-d", "virtual", "--audio", "virtual-front", "--duration", "1", "-o", file.path])
+        #expect(camera.status == 1 && camera.error.contains("not a microphone") && camera.error.contains("virtual:microphone"), "\(camera.error)")
+    }
+
+    @Test("SIGINT finishes the file and exits 0")
+    func interrupt() throws {
+        let file = try scratchDirectory().appendingPathComponent("interrupted.mkv")
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent("capture")
+        process.arguments = ["record", "-d", "virtual", "--preset", "vga640x480", "-o", file.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Interrupt once the recording has written something, then some more.
+        while process.isRunning, ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) == 0 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 1.5)
+        process.interrupt()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(String(decoding: error, as: UTF8.self))")
+        #expect(String(decoding: output, as: UTF8.self) == file.path + "\n")
+        let probe = try Probe(file)
+        let video = try #require(probe.stream("video"), "\(probe.fields)")
+        #expect(probe.field(video, "codec_name") == "h264")
+        #expect((Int(probe.field(video, "nb_read_frames") ?? "") ?? 0) > 0)
+        #expect(probe.duration > 0)
+    }
+
+    @Test("--max-size stops the recording before the file passes the limit, says so, and leaves a playable file")
+    func maxSize() throws {
+        let file = try scratchDirectory().appendingPathComponent("small.mp4")
+        let result = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--bitrate", "2000",
+                                            "--max-size", "300K", "--duration", "30", "-o", file.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("stopped: reached --max-size 300.0 kB (300000 bytes)"), "\(result.error)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        #expect(size <= 300_000)
+        let probe = try Probe(file)
+        let video = try #require(probe.stream("video"), "\(probe.fields)")
+        #expect((Int(probe.field(video, "nb_read_frames") ?? "") ?? 0) > 0)
+        #expect(try launch("capture", ["record", "--max-size", "lots"]).status == 2)
+    }
+
+    @Test("an existing file is left alone without --force and replaced with it")
+    func existingFile() throws {
+        let file = try scratchDirectory().appendingPathComponent("taken.mp4")
+        try Data("keep me".utf8).write(to: file)
+        let refused = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--duration", "1", "-o", file.path])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("'\(file.path)' already exists") && refused.error.contains("--force"), "\(refused.error)")
+        #expect(refused.output.isEmpty)
+        #expect(try Data(contentsOf: file) == Data("keep me".utf8))
+        let forced = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--duration", "1", "--force", "-o", file.path])
+        #expect(forced.status == 0, "\(forced.error)")
+        #expect(try Probe(file).stream("video") != nil)
+    }
+
+    @Test("an extension no container is made for is an error naming the ones there are")
+    func unsupportedExtension() throws {
+        let file = try scratchDirectory().appendingPathComponent("clip.avi")
+        let result = try launch("capture", ["record", "-d", "virtual", "--duration", "1", "-o", file.path])
+        #expect(result.status == 1)
+        #expect(result.error.contains("'clip.avi'") && result.error.contains(".mp4, .mov, .mkv"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+}
