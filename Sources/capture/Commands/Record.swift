@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaptureFiles
 import CaptureKit
 import Foundation
 
@@ -115,11 +116,7 @@ struct Record: AsyncParsableCommand {
         if audio != "none" {
             try session.addInput(CaptureDeviceInput(device: try Self.microphone(audio)))
         }
-        if let duration { movie.maxRecordedDuration = CaptureTime(seconds: duration, preferredTimescale: 1000) }
-        if let maxSize { movie.maxRecordedFileSize = maxSize.bytes }
-        if let fragment {
-            movie.movieFragmentInterval = fragment > 0 ? CaptureTime(seconds: fragment, preferredTimescale: 1000) : .invalid
-        }
+        movie.setLimits(maxDuration: duration, maxSize: maxSize, fragmentInterval: fragment)
         try session.addOutput(movie)
         guard let connection = movie.connection(with: .video) else {
             throw RuntimeFailure(message: "no video connection to \(camera.uniqueID)")
@@ -137,7 +134,7 @@ struct Record: AsyncParsableCommand {
         case .maximumDurationReached:
             Self.note("stopped: reached --duration \(Self.number(duration ?? 0)) s")
         case .maximumFileSizeReached:
-            Self.note("stopped: reached --max-size \(ProgressLine.size(maxSize?.bytes ?? 0)) (\(maxSize?.bytes ?? 0) bytes)")
+            Self.note("stopped: reached --max-size \(maxSize.map { "\($0) (\($0.bytes) bytes)" } ?? "")")
         case .fileAlreadyExists:
             throw RuntimeFailure(message: "\(ending.message), or pass --force to replace it")
         case .diskFull:

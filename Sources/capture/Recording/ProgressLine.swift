@@ -1,3 +1,4 @@
+import CaptureFiles
 import CaptureKit
 import Foundation
 
@@ -11,7 +12,7 @@ struct ProgressLine {
     func text(for movie: MovieFileOutput) -> String {
         let seconds = max(0, movie.recordedDuration.seconds.isFinite ? movie.recordedDuration.seconds : 0)
         let fps = seconds > 0 ? Double(movie.recordedFrameCount) / seconds : 0
-        return [file, Self.clock(seconds), Self.size(movie.recordedFileSize), String(format: "%.1f fps", fps),
+        return [file, Self.clock(seconds), ByteCount(bytes: movie.recordedFileSize).description, String(format: "%.1f fps", fps),
                 "\(movie.droppedFrameCount) dropped", encoder].joined(separator: "  ")
     }
 
@@ -29,16 +30,5 @@ struct ProgressLine {
     static func clock(_ seconds: Double) -> String {
         let tenths = Int((seconds * 10).rounded(.down))
         return String(format: "%02d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
-    }
-
-    /// `1_234_567` → `1.2 MB` (powers of 1000, as --max-size's K, M, G).
-    static func size(_ bytes: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(bytes), unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f ", value) + units[unit]
     }
 }
