@@ -70,7 +70,8 @@ struct RecordCommandTests {
                                             "--duration", "2", "-o", file.path])
         #expect(result.status == 0, "\(result.error)")
         try Self.expectMovie(file, seconds: 2, audio: "aac")
-        let camera = try launch("capture", ["record", "-d", "virtual", "--audio", "virtual-front", "--duration", "1", "-o", file.path])
+        let other = file.deletingLastPathComponent().appendingPathComponent("camera.mp4")
+        let camera = try launch("capture", ["record", "-d", "virtual", "--audio", "virtual-front", "--duration", "1", "-o", other.path])
         #expect(camera.status == 1 && camera.error.contains("not a microphone") && camera.error.contains("virtual:microphone"), "\(camera.error)")
     }
 

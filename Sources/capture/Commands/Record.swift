@@ -71,7 +71,7 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         global.bootstrapLogging()
         let url = URL(fileURLWithPath: output)
-        if force { try Self.remove(url) }
+        try preflight(url)
         let session = CaptureSession()
         let movie = MovieFileOutput()
         try configure(session, movie)
@@ -136,12 +136,17 @@ struct Record: AsyncParsableCommand {
         case .maximumFileSizeReached:
             Self.note("stopped: reached --max-size \(maxSize.map { "\($0) (\($0.bytes) bytes)" } ?? "")")
         case .fileAlreadyExists:
-            throw RuntimeFailure(message: "\(ending.message), or pass --force to replace it")
+            throw Self.refusal(ending)
         case .diskFull:
             throw RuntimeFailure(message: "\(ending.message); the file \(url.path) was kept, playable up to its last fragment")
         default:
             throw ending
         }
+    }
+
+    /// A refusal to overwrite a file, saying how to.
+    static func refusal(_ error: CaptureError) -> RuntimeFailure {
+        RuntimeFailure(message: "\(error.message), or pass --force to replace it")
     }
 
     /// `--audio` names a microphone: `virtual` is the virtual one, `default` the system's,
@@ -165,10 +170,16 @@ struct Record: AsyncParsableCommand {
         return device
     }
 
-    /// With --force, an existing file (not a directory) is removed before recording.
-    static func remove(_ url: URL) throws {
+    /// Refuses before the camera starts what the recording would refuse once it had: an
+    /// extension no container is made for, and an existing file unless --force, which removes it
+    /// (a file, not a directory).
+    private func preflight(_ url: URL) throws {
+        guard MovieFileOutput.supportedFileExtensions.contains(url.pathExtension.lowercased()) else {
+            throw CaptureError.unsupportedFileType(url, supported: MovieFileOutput.supportedFileExtensions)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
+        guard force else { throw Self.refusal(.fileAlreadyExists(url)) }
         guard !isDirectory.boolValue else { throw RuntimeFailure(message: "'\(url.path)' is a directory; --force only replaces files") }
         do {
             try FileManager.default.removeItem(at: url)
