@@ -3,7 +3,7 @@ import CaptureKit
 import Foundation
 import Logging
 
-/// The `capture` command: devices, stills and pipeline files on CaptureKit.
+/// The `capture` command: devices, stills, recordings and pipeline files on CaptureKit.
 @main
 struct Capture: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

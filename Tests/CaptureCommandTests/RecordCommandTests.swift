@@ -75,8 +75,8 @@ struct RecordCommandTests {
         #expect(camera.status == 1 && camera.error.contains("not a microphone") && camera.error.contains("virtual:microphone"), "\(camera.error)")
     }
 
-    @Test("SIGINT finishes the file and exits 0")
-    func interrupt() throws {
+    @Test("SIGINT and SIGTERM finish the file and exit 0", arguments: [SIGINT, SIGTERM])
+    func interrupt(signal: Int32) throws {
         let file = try scratchDirectory().appendingPathComponent("interrupted.mkv")
         let process = Process()
         process.executableURL = binaries.appendingPathComponent("capture")
@@ -90,7 +90,7 @@ struct RecordCommandTests {
             Thread.sleep(forTimeInterval: 0.05)
         }
         Thread.sleep(forTimeInterval: 1.5)
-        process.interrupt()
+        kill(process.processIdentifier, signal)
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
