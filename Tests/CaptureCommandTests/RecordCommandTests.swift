@@ -118,6 +118,35 @@ struct RecordCommandTests {
         #expect(try launch("capture", ["record", "--max-size", "lots"]).status == 2)
     }
 
+    /// Whether this machine lets an unprivileged process mount a small tmpfs in a namespace of its own.
+    static let canMountTmpfs: Bool = {
+        (try? runProcess(URL(fileURLWithPath: "/usr/bin/unshare"), ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"]))?.status == 0
+    }()
+
+    @Test("a full disk exits 1, says so, and leaves the file", .enabled(if: canMountTmpfs))
+    func diskFull() throws {
+        // A 100 kB tmpfs over a scratch directory, in a mount namespace that ends with the shell:
+        // ffprobe reads the file there.
+        let directory = try scratchDirectory()
+        let file = directory.appendingPathComponent("full.mp4")
+        let capture = binaries.appendingPathComponent("capture").path
+        let script = """
+            mount -t tmpfs -o size=100k tmpfs '\(directory.path)' || exit 99
+            '\(capture)' record -d virtual --preset vga640x480 --bitrate 3000 --duration 30 -o '\(file.path)'
+            status=$?
+            echo "size=$(stat -c %s '\(file.path)')"
+            ffprobe -v error -select_streams v:0 -show_entries stream=codec_name -of default=noprint_wrappers=1 '\(file.path)'
+            exit $status
+            """
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/unshare"), ["-rm", "sh", "-c", script])
+        #expect(result.status == 1, "\(result.error)")
+        #expect(result.error.contains("error: the disk holding '\(file.path)' is full"), "\(result.error)")
+        #expect(result.error.contains("the file \(file.path) was kept"), "\(result.error)")
+        let size = result.output.split(separator: "\n").first { $0.hasPrefix("size=") }.flatMap { Int($0.dropFirst(5)) }
+        #expect((size ?? 0) > 0, "\(result.output)")
+        #expect(result.output.contains("codec_name=h264"), "\(result.output)")
+    }
+
     @Test("an existing file is left alone without --force and replaced with it")
     func existingFile() throws {
         let file = try scratchDirectory().appendingPathComponent("taken.mp4")
