@@ -3,8 +3,9 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// SIGINT and SIGTERM while recording: instead of ending the process, each stops the recording
-/// so that the file is finished (its index written) and the command exits normally.
+/// SIGINT and SIGTERM while recording: instead of ending the process, the first stops the
+/// recording so that the file is finished (its index written) and the command exits normally;
+/// a second ends the process at once, as it would have (ffmpeg's Ctrl-C twice).
 final class InterruptTrap: Sendable {
     private struct State {
         var interrupted = false
@@ -20,7 +21,11 @@ final class InterruptTrap: Sendable {
         sources = signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [weak self] in self?.interrupt() }
+            // Signals that come together are merged: `data` counts them. The handler holds its
+            // source until deinit cancels it.
+            source.setEventHandler { [weak self] in
+                for _ in 0..<max(1, source.data) { self?.interrupt(number) }
+            }
             source.resume()
             return source
         }
@@ -42,10 +47,15 @@ final class InterruptTrap: Sendable {
         if already { movie.stopRecording() }
     }
 
-    private func interrupt() {
-        let movie = state.withLock { state -> MovieFileOutput? in
-            state.interrupted = true
-            return state.movie
+    private func interrupt(_ number: Int32) {
+        let (again, movie) = state.withLock { state -> (Bool, MovieFileOutput?) in
+            defer { state.interrupted = true }
+            return (state.interrupted, state.movie)
+        }
+        if again {
+            signal(number, SIG_DFL)
+            raise(number)
+            return
         }
         // Returns once the file is closed; did-finish then ends the command's wait.
         movie?.stopRecording()
