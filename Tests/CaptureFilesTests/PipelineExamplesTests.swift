@@ -104,6 +104,17 @@ struct PipelineExamplesTests {
         #expect(shown == [error.description])
     }
 
+    @Test("the DocC article's movie output is pipelines/record-movie.yaml's")
+    func documentedMovieExample() throws {
+        let article = "Sources/CaptureKit/CaptureKit.docc/RunningPipelineFiles.md"
+        let snippet = try #require(try Self.fencedBlocks(in: article, language: "yaml", containing: "- movie:").first)
+        let lines = snippet.split(separator: "\n").map { line in
+            String(line.split(separator: " #", maxSplits: 1).first ?? "").replacing(/\s+$/, with: "")
+        }
+        let example = try String(contentsOf: Self.pipelinesDirectory.appendingPathComponent("record-movie.yaml"), encoding: .utf8)
+        #expect(example.contains(lines.joined(separator: "\n") + "\n"), "\(lines)")
+    }
+
     // MARK: - Real runs
 
     @Test("running the example does what the file says", arguments: examples)
