@@ -63,6 +63,26 @@ struct RecordCommandTests {
         try Self.expectMovie(file, seconds: 2, audio: nil)
     }
 
+    @Test("on a terminal a progress line is rewritten in place; --verbose names the encoder and shows the recording's pipeline",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func terminal() throws {
+        let file = try scratchDirectory().appendingPathComponent("tty.mov")
+        let command = [binaries.appendingPathComponent("capture").path, "record", "-d", "virtual", "--preset", "vga640x480",
+                       "--duration", "1.5", "--verbose", "-o", file.path].joined(separator: " ")
+        // script(1) gives the command a terminal for standard output and error, both copied here.
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/script"), ["-qefc", command, "/dev/null"])
+        #expect(result.status == 0, "\(result.output)")
+        let progress = result.output.components(separatedBy: "\r\u{1B}[K").dropFirst().filter { $0.hasPrefix("tty.mov  ") }
+        #expect(progress.count >= 2, "\(result.output)")
+        let last = try #require(progress.last?.components(separatedBy: "  "))
+        #expect(last.count == 6 && last[2].hasSuffix("B") && last[3].hasSuffix(" fps") && last[4] == "0 dropped", "\(last)")
+        let encoder = try #require(result.output.firstMatch(of: /encoder: (\w+)/)?.1)
+        #expect(last[5].hasPrefix(encoder), "\(last)")
+        #expect(result.output.contains("pipeline: ") && result.output.contains("name=output0_enc") && result.output.contains("qtmux"),
+                "\(result.output)")
+        #expect(result.output.hasSuffix(file.path + "\r\n"), "\(result.output)")
+    }
+
     @Test("--audio virtual adds the virtual microphone's track: AAC in .mp4")
     func audio() throws {
         let file = try scratchDirectory().appendingPathComponent("av.mp4")
