@@ -19,7 +19,9 @@ extension PipelineFile {
     /// - Each `still` output becomes a `StillImageOutput` with JPEG (quality / 100) or
     ///   uncompressed settings; each `videoData` output a `VideoDataOutput` with its pixel format,
     ///   size and `alwaysDiscardsLateVideoFrames`; each `metadata` output a `MetadataOutput`; each
-    ///   `audioData` output an `AudioDataOutput` with its `audioSettings`. All are added with
+    ///   `audioData` output an `AudioDataOutput` with its `audioSettings`; each `movie` output a
+    ///   `MovieFileOutput` with its limits, fragment interval and video settings, its `audio`
+    ///   input's audio ports connected too. All are added with
     ///   `addOutputWithNoConnections(_:)` and connected with `addConnection(_:)` to the ports of
     ///   their media type of the named input, or, when the file names none, of the first input
     ///   whose device has that media type (audio for `audioData`, video for the others). The file
@@ -84,11 +86,15 @@ extension PipelineFile {
     }
 
     /// Whether the file says the input is a microphone without naming a built-in device: it has
-    /// an audio format, or an `audioData` output names it.
+    /// an audio format, or an `audioData` output or a `movie` output's `audio` names it.
     private func expectsAudio(_ input: Input) -> Bool {
         input.audioFormat != nil || outputs.contains { output in
-            guard case .audioData(let spec) = output else { return false }
-            return spec.connection.namesInput && spec.connection.input == input.name
+            let audio: ConnectionSpec? = switch output {
+            case .audioData(let spec): spec.connection
+            case .movie(let spec): spec.audio
+            default: nil
+            }
+            return audio.map { $0.namesInput && $0.input == input.name } ?? false
         }
     }
 
@@ -181,7 +187,7 @@ extension PipelineFile {
         throws(PipelineFileError) -> (any CaptureOutput, CaptureConnection)
     {
         let spec = output.connection
-        let index = try connectedInput(of: output, inputs: inputs)
+        let index = try connectedInput(spec, needs: output.mediaType, kind: output.kindName, output: output.name, inputs: inputs)
 
         let captureOutput: any CaptureOutput
         switch output {
@@ -211,6 +217,10 @@ extension PipelineFile {
                 try audio.setAudioSettings(spec.settings)
             }
             captureOutput = audio
+        case .movie(let spec):
+            let movie = MovieFileOutput()
+            movie.setLimits(maxDuration: spec.maxDuration, maxSize: spec.maxSize, fragmentInterval: spec.fragmentInterval)
+            captureOutput = movie
         }
         try capture(at: output.location) { () throws(CaptureError) in
             try session.addOutputWithNoConnections(captureOutput)
@@ -227,22 +237,40 @@ extension PipelineFile {
         if let mirrored = spec.mirrored {
             connection.isVideoMirrored = mirrored
         }
+        if case .movie(let movieSpec) = output, let movie = captureOutput as? MovieFileOutput {
+            try connectAudio(of: movieSpec, to: movie, in: session, inputs: inputs)
+            if let settings = movieSpec.codecSettings {
+                try capture(at: movieSpec.location) { () throws(CaptureError) in
+                    try movie.setOutputSettings(settings, for: connection)
+                }
+            }
+        }
         return (captureOutput, connection)
     }
 
-    /// The index of the input feeding `output`: the one its connection names, or, when it names
-    /// none, the first whose device has the output's media type.
+    /// Connects a `movie` output's `audio` input's audio ports to it, when it has one.
+    private func connectAudio(of spec: MovieSpec, to movie: MovieFileOutput, in session: CaptureSession,
+                              inputs: [CaptureDeviceInput]) throws(PipelineFileError) {
+        guard let audio = spec.audio else { return }
+        let index = try connectedInput(audio, needs: .audio, kind: "movie", output: spec.name, inputs: inputs)
+        let connection = CaptureConnection(inputPorts: inputs[index].ports.filter { $0.mediaType == .audio }, output: movie)
+        try capture(at: audio.location) { () throws(CaptureError) in
+            try session.addConnection(connection)
+        }
+    }
+
+    /// The index of the input feeding connection `spec` of the `kind` output called `output`:
+    /// the input it names, or, when it names none, the first whose device has media type `needs`.
     /// - Throws: ``PipelineFileError/Kind/wrongMediaInput(kind:output:needs:input:suggestion:)``
     ///   at the connection when the named input's device lacks the media type, or when no
     ///   input's device has it, suggesting an input whose device has it.
-    private func connectedInput(of output: Output, inputs: [CaptureDeviceInput]) throws(PipelineFileError) -> Int {
-        let spec = output.connection
-        let needs = output.mediaType
+    private func connectedInput(_ spec: ConnectionSpec, needs: MediaType, kind: String, output: String,
+                                inputs: [CaptureDeviceInput]) throws(PipelineFileError) -> Int {
         let suitable = self.inputs.indices.first { inputs[$0].device.hasMediaType(needs) }
         guard spec.namesInput else {
             guard let suitable else {
                 throw PipelineFileError(
-                    .wrongMediaInput(kind: output.kindName, output: output.name, needs: needs, input: nil, suggestion: nil),
+                    .wrongMediaInput(kind: kind, output: output, needs: needs, input: nil, suggestion: nil),
                     at: spec.location
                 )
             }
@@ -257,7 +285,7 @@ extension PipelineFile {
         }
         guard inputs[index].device.hasMediaType(needs) else {
             throw PipelineFileError(
-                .wrongMediaInput(kind: output.kindName, output: output.name, needs: needs, input: spec.input,
+                .wrongMediaInput(kind: kind, output: output, needs: needs, input: spec.input,
                                  suggestion: suitable.map { self.inputs[$0].name }),
                 at: spec.location
             )

@@ -11,6 +11,8 @@ extension PipelineFile {
         case metadata(MetadataSpec)
         /// An audio data output (`audioData:`): sample buffers from a microphone.
         case audioData(AudioDataSpec)
+        /// A movie file output (`movie:`): a recording of a camera, and a microphone with `audio`.
+        case movie(MovieSpec)
 
         /// The output's name, unique among outputs.
         public var name: String {
@@ -19,6 +21,7 @@ extension PipelineFile {
             case .videoData(let spec): spec.name
             case .metadata(let spec): spec.name
             case .audioData(let spec): spec.name
+            case .movie(let spec): spec.name
             }
         }
 
@@ -29,6 +32,7 @@ extension PipelineFile {
             case .videoData(let spec): spec.location
             case .metadata(let spec): spec.location
             case .audioData(let spec): spec.location
+            case .movie(let spec): spec.location
             }
         }
 
@@ -39,26 +43,29 @@ extension PipelineFile {
             case .videoData(let spec): spec.connection
             case .metadata(let spec): spec.connection
             case .audioData(let spec): spec.connection
+            case .movie(let spec): spec.connection
             }
         }
 
-        /// The YAML key naming the output's kind: `still`, `videoData`, `metadata` or `audioData`.
+        /// The YAML key naming the output's kind: `still`, `videoData`, `metadata`, `audioData` or `movie`.
         public var kindName: String {
             switch self {
             case .still: "still"
             case .videoData: "videoData"
             case .metadata: "metadata"
             case .audioData: "audioData"
+            case .movie: "movie"
             }
         }
 
-        /// The media type the output takes from its input: audio for `audioData`, video for the others.
+        /// The media type the output takes from its input: audio for `audioData`, video for the
+        /// others (a `movie` takes its audio through a second connection).
         var mediaType: MediaType {
             if case .audioData = self { return .audio }
             return .video
         }
 
         /// The keys that can name an output's kind.
-        public static let kindNames = ["still", "videoData", "metadata", "audioData"]
+        public static let kindNames = ["still", "videoData", "metadata", "audioData", "movie"]
     }
 }

@@ -43,6 +43,10 @@ extension PipelineFileDecoder {
                 let settings = try mapping(kind.value, key: kind.key, context: "audioData output", allowingNull: true)
                 output = .audioData(try decodeAudioData(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
                 nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
+            } else if kind.key == "movie" {
+                let settings = try mapping(kind.value, key: kind.key, context: "movie output", allowingNull: true)
+                output = .movie(try decodeMovie(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
+                nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
             } else if kind.key == "metadata" {
                 let settings = try mapping(kind.value, key: kind.key, context: "metadata output", allowingNull: true)
                 output = .metadata(try decodeMetadata(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))

@@ -23,13 +23,6 @@ extension PipelineFileDecoder {
         if first.key == "frames" {
             return .frames(try integer(first, in: 1...Int.max, valid: "at least 1"))
         }
-        let seconds = try number(first)
-        guard seconds.isFinite, seconds > 0 else {
-            throw PipelineFileError(
-                .outOfRange(key: first.key, value: first.value.string ?? "", valid: "a finite number above 0"),
-                at: first.valueLocation
-            )
-        }
-        return .seconds(seconds)
+        return .seconds(try seconds(first))
     }
 }

@@ -103,6 +103,19 @@ extension PipelineFileDecoder {
         return value
     }
 
+    /// Reads a number of seconds: finite and above 0, or with `allowingZero` 0 or more.
+    func seconds(_ entry: YAMLMapping.Entry, allowingZero: Bool = false) throws(PipelineFileError) -> Double {
+        let value = try number(entry)
+        guard value.isFinite, allowingZero ? value >= 0 : value > 0 else {
+            throw PipelineFileError(
+                .outOfRange(key: entry.key, value: entry.value.string ?? "",
+                            valid: allowingZero ? "a finite number, 0 or more" : "a finite number above 0"),
+                at: entry.valueLocation
+            )
+        }
+        return value
+    }
+
     /// Reads a value as a YAML boolean.
     func boolean(_ entry: YAMLMapping.Entry) throws(PipelineFileError) -> Bool {
         guard yamlType(of: entry.value) == .bool, let value = entry.value.bool else {

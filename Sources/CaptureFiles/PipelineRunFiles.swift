@@ -38,6 +38,16 @@ enum PipelineRunFiles {
         }
     }
 
+    /// Removes the file at `url` if there is one.
+    static func remove(_ url: URL) throws(PipelineRunError) {
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw .writeFailed(path: url.path, reason: reason(error))
+        }
+    }
+
     private static func reason(_ error: any Error) -> String {
         (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
     }

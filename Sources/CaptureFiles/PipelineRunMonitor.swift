@@ -15,6 +15,8 @@ final class PipelineRunMonitor: Sendable {
         var audioFrames = 0
         /// The format of the audio an `audioData` output handled, once it had some.
         var audioFormat: AudioFormat?
+        /// The seconds a `movie` output recorded, once its file is finished.
+        var recordedSeconds: Double?
     }
 
     struct State {
@@ -88,6 +90,18 @@ final class PipelineRunMonitor: Sendable {
             state.outputs[index].count += 1
             if let file, state.outputs[index].files.last != file { state.outputs[index].files.append(file) }
             if let meanLuma { state.outputs[index].meanLuma.append(meanLuma) }
+        }
+        changed.yield()
+    }
+
+    /// Records the finished file of a `movie` output: its path, the seconds recorded and the
+    /// frames dropped.
+    func recorded(output index: Int, file: String, seconds: Double, dropped: Int) {
+        state.withLock { state in
+            state.outputs[index].count += 1
+            state.outputs[index].files.append(file)
+            state.outputs[index].recordedSeconds = seconds
+            state.outputs[index].dropped = dropped
         }
         changed.yield()
     }

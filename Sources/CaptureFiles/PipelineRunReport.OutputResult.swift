@@ -6,19 +6,20 @@ extension PipelineRunReport {
     public struct OutputResult: Sendable, Equatable {
         /// The output's name in the file.
         public var name: String
-        /// The output's kind: `still`, `videoData`, `metadata` or `audioData`.
+        /// The output's kind: `still`, `videoData`, `metadata`, `audioData` or `movie`.
         public var kind: String
         /// What a `videoData` output did with its frames; nil for a `still` output.
         public var action: PipelineFile.VideoDataAction?
-        /// Stills taken (`still`), frames handled (`videoData`), codes found (`metadata`) or
-        /// sample buffers handled (`audioData`).
+        /// Stills taken (`still`), frames handled (`videoData`), codes found (`metadata`),
+        /// sample buffers handled (`audioData`) or movies finished (`movie`).
         public var count: Int
         /// Frames the output discarded because the run was still busy with an earlier one
         /// (`videoData` with `discardLate`), or sample buffers an `audioData` output dropped
-        /// because its delegate queue was full; 0 for a `still` output.
+        /// because its delegate queue was full, or frames a `movie` output's recording left out;
+        /// 0 for a `still` output.
         public var droppedFrames: Int
-        /// The files written, in the order written: each still, each `dump` file, or an
-        /// `audioData` output's WAV file.
+        /// The files written, in the order written: each still, each `dump` file, an
+        /// `audioData` output's WAV file, or a `movie` output's movie.
         public var files: [String]
         /// The mean luma (0...255, BT.601 weights for RGB formats) of each handled frame, in
         /// order; filled only for the `stats` action.
@@ -30,6 +31,8 @@ extension PipelineRunReport {
         /// The format of an `audioData` output's audio (what its WAV file holds); nil for other
         /// outputs, and for an `audioData` output that had no audio and wrote no file.
         public var audioFormat: AudioFormat?
+        /// The seconds a `movie` output recorded into its file; nil for other outputs.
+        public var recordedSeconds: Double?
 
         /// Creates an output result.
         /// - Parameters:
@@ -43,6 +46,7 @@ extension PipelineRunReport {
         ///   - codes: The codes a `metadata` output found.
         ///   - audioFrames: The audio frames an `audioData` output handled.
         ///   - audioFormat: The format of an `audioData` output's audio.
+        ///   - recordedSeconds: The seconds a `movie` output recorded.
         public init(
             name: String,
             kind: String,
@@ -53,7 +57,8 @@ extension PipelineRunReport {
             meanLuma: [Double],
             codes: [String] = [],
             audioFrames: Int = 0,
-            audioFormat: AudioFormat? = nil
+            audioFormat: AudioFormat? = nil,
+            recordedSeconds: Double? = nil
         ) {
             self.name = name
             self.kind = kind
@@ -65,6 +70,7 @@ extension PipelineRunReport {
             self.codes = codes
             self.audioFrames = audioFrames
             self.audioFormat = audioFormat
+            self.recordedSeconds = recordedSeconds
         }
 
         /// The average of ``meanLuma`` over the frames, if any were measured.
@@ -86,6 +92,9 @@ extension PipelineRunReport {
                     text += String(format: " (%.2f s of ", seconds) + "\(format))"
                 }
                 return text + ", \(droppedFrames) dropped"
+            }
+            if kind == "movie" {
+                return "movie '\(name)': " + String(format: "%.2f s recorded", recordedSeconds ?? 0) + ", \(droppedFrames) dropped"
             }
             if kind == "metadata" {
                 return "metadata '\(name)': \(count) code\(count == 1 ? "" : "s")" + (codes.isEmpty ? "" : " (" + codes.joined(separator: "; ") + ")")

@@ -24,6 +24,9 @@ extension PipelineSession {
     ///   `write` appended to a WAV file (16-bit PCM or 32-bit float as delivered) whose header
     ///   gets the real length when the run ends. Buffers the output dropped because its
     ///   delegate queue was full are counted as dropped.
+    /// - A `movie` output records from the start of the run to its end, or until its
+    ///   `maxDuration` or `maxSize` ends the recording first; its file is replaced. A recording
+    ///   that fails fails the run.
     /// - `frames: N` stops once every `videoData` output has handled N frames (later frames are
     ///   ignored), every still has been taken and every `audioData` output with a `count` has
     ///   its buffers; the stills are spread over N frame durations. `seconds: S` stops after S
@@ -73,6 +76,13 @@ extension PipelineSession {
             metadata.setMetadataObjectsDelegate(collector, queue: collector.queue)
             codeCollectors.append(collector)
         }
+        var movieRecorders: [PipelineMovieRecorder] = []
+        for (index, output) in file.outputs.enumerated() {
+            guard case .movie(let spec) = output, let movie = outputs[index] as? MovieFileOutput else { continue }
+            let recorder = PipelineMovieRecorder(index: index, spec: spec, output: movie, directory: directory, monitor: monitor)
+            try recorder.prepare()
+            movieRecorders.append(recorder)
+        }
         let observer = NotificationCenter.default.addObserver(
             forName: CaptureSession.runtimeErrorNotification, object: session, queue: nil
         ) { notification in
@@ -92,6 +102,7 @@ extension PipelineSession {
         } catch {
             throw .capture(error, during: "starting the session")
         }
+        for recorder in movieRecorders { recorder.start() }
         let clock = ContinuousClock()
         let start = clock.now
         var failure: PipelineRunError?
@@ -109,6 +120,7 @@ extension PipelineSession {
         } catch {
             failure = error
         }
+        for recorder in movieRecorders { await recorder.stop() }
         let duration = clock.now - start
         monitor.finish()
         await session.stopRunning()
@@ -291,7 +303,7 @@ extension PipelineSession {
             case .videoData(let spec):
                 guard case .frames(let target) = file.run, done < target else { return nil }
                 return "videoData output '\(spec.name)': \(done) of \(target) frames"
-            case .metadata:
+            case .metadata, .movie:
                 return nil
             case .audioData(let spec):
                 guard let target = spec.count, done < target else { return nil }
@@ -314,7 +326,8 @@ extension PipelineSession {
                 meanLuma: progress[index].meanLuma,
                 codes: progress[index].codes,
                 audioFrames: progress[index].audioFrames,
-                audioFormat: progress[index].audioFormat
+                audioFormat: progress[index].audioFormat,
+                recordedSeconds: progress[index].recordedSeconds
             )
         }
         return PipelineRunReport(

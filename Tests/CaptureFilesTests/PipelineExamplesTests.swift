@@ -104,6 +104,17 @@ struct PipelineExamplesTests {
         #expect(shown == [error.description])
     }
 
+    @Test("the DocC article's movie output is pipelines/record-movie.yaml's")
+    func documentedMovieExample() throws {
+        let article = "Sources/CaptureKit/CaptureKit.docc/RunningPipelineFiles.md"
+        let snippet = try #require(try Self.fencedBlocks(in: article, language: "yaml", containing: "- movie:").first)
+        let lines = snippet.split(separator: "\n").map { line in
+            String(line.split(separator: " #", maxSplits: 1).first ?? "").replacing(/\s+$/, with: "")
+        }
+        let example = try String(contentsOf: Self.pipelinesDirectory.appendingPathComponent("record-movie.yaml"), encoding: .utf8)
+        #expect(example.contains(lines.joined(separator: "\n") + "\n"), "\(lines)")
+    }
+
     // MARK: - Real runs
 
     @Test("running the example does what the file says", arguments: examples)
@@ -211,6 +222,18 @@ struct PipelineExamplesTests {
             #expect(report.description.contains("audioData 'sound': \(sound.count) sample buffers ("), "\(report.description)")
             try Self.expectWAV(at: path, codec: "pcm_s16le", sampleRate: 48000, channels: 2, seconds: 2)
             try Self.expectVirtualMicrophoneTone(inWAVAt: path)
+        case "record-movie":
+            let clip = try #require(report.output(named: "clip"))
+            #expect(clip.kind == "movie" && clip.count == 1)
+            #expect(clip.files == [directory.appendingPathComponent("clip.mp4").path])
+            #expect(clip.droppedFrames == 0)
+            let seconds = try #require(clip.recordedSeconds)
+            #expect(seconds > 1.5 && seconds <= report.seconds + 0.1, "\(seconds) s recorded in a \(report.seconds) s run")
+            #expect(report.description.contains("movie 'clip': \(String(format: "%.2f", seconds)) s recorded, 0 dropped"),
+                    "\(report.description)")
+            try Self.expectMovie(at: clip.files[0], width: 640, height: 480, seconds: seconds, audioCodec: "aac")
+            let poster = try #require(report.output(named: "poster"))
+            try Self.expectJPEG(at: poster.files[0], orientation: 1, width: 640, height: 480)
         default:
             Issue.record("pipelines/\(name).yaml has no expectations in runExample; add a case")
         }
@@ -527,9 +550,21 @@ struct PipelineExamplesTests {
     /// 10% of `seconds`.
     static func expectWAV(at path: String, codec: String, sampleRate: Int, channels: Int, seconds: Double,
                           sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let (status, output) = try run("/usr/bin/ffprobe", [
-            "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name,sample_rate,channels,duration",
-            "-of", "default=noprint_wrappers=1", path,
+        let fields = try ffprobe(path, stream: "a:0", entries: "stream=codec_name,sample_rate,channels,duration", sourceLocation: sourceLocation)
+        #expect(fields["codec_name"] == codec, "\(fields)", sourceLocation: sourceLocation)
+        #expect(fields["sample_rate"] == String(sampleRate), "\(fields)", sourceLocation: sourceLocation)
+        #expect(fields["channels"] == String(channels), "\(fields)", sourceLocation: sourceLocation)
+        let duration = try #require(fields["duration"].flatMap(Double.init), "\(fields)", sourceLocation: sourceLocation)
+        #expect(abs(duration - seconds) <= seconds * 0.1, "duration \(duration) s for a \(seconds) s run", sourceLocation: sourceLocation)
+    }
+
+    /// What ffprobe reads of `path`'s `stream` (`v:0`, `a:0`): the `entries` asked for
+    /// (`stream=codec_name,width`), frames counted when `nb_read_frames` is among them.
+    static func ffprobe(_ path: String, stream: String, entries: String,
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: String] {
+        let counting = entries.contains("nb_read_frames") ? ["-count_frames"] : []
+        let (status, output) = try run("/usr/bin/ffprobe", ["-v", "error"] + counting + [
+            "-select_streams", stream, "-show_entries", entries, "-of", "default=noprint_wrappers=1", path,
         ])
         #expect(status == 0, "ffprobe \(path): \(output)", sourceLocation: sourceLocation)
         var fields: [String: String] = [:]
@@ -537,11 +572,24 @@ struct PipelineExamplesTests {
             let pair = line.split(separator: "=", maxSplits: 1).map(String.init)
             if pair.count == 2 { fields[pair[0]] = pair[1] }
         }
-        #expect(fields["codec_name"] == codec, "\(fields)", sourceLocation: sourceLocation)
-        #expect(fields["sample_rate"] == String(sampleRate), "\(fields)", sourceLocation: sourceLocation)
-        #expect(fields["channels"] == String(channels), "\(fields)", sourceLocation: sourceLocation)
-        let duration = try #require(fields["duration"].flatMap(Double.init), "\(fields)", sourceLocation: sourceLocation)
-        #expect(abs(duration - seconds) <= seconds * 0.1, "duration \(duration) s for a \(seconds) s run", sourceLocation: sourceLocation)
+        return fields
+    }
+
+    /// Checks a movie as ffprobe reads it: H.264 at `width`x`height` holding the frames of the
+    /// `seconds` recorded at 30 fps (within one), with an audio track of `audioCodec`.
+    static func expectMovie(at path: String, width: Int, height: Int, seconds: Double, audioCodec: String,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let video = try ffprobe(path, stream: "v:0", entries: "stream=codec_name,width,height,nb_read_frames,duration",
+                                sourceLocation: sourceLocation)
+        #expect(video["codec_name"] == "h264", "\(video)", sourceLocation: sourceLocation)
+        #expect(video["width"] == String(width) && video["height"] == String(height), "\(video)", sourceLocation: sourceLocation)
+        let frames = try #require(video["nb_read_frames"].flatMap { Int($0) }, "\(video)", sourceLocation: sourceLocation)
+        #expect(abs(Double(frames) - seconds * 30) <= 1, "\(frames) frames for \(seconds) s recorded", sourceLocation: sourceLocation)
+        let duration = try #require(video["duration"].flatMap(Double.init), "\(video)", sourceLocation: sourceLocation)
+        #expect(abs(duration - seconds) <= 1.0 / 30 + 1e-3, "video track of \(duration) s for \(seconds) s recorded",
+                sourceLocation: sourceLocation)
+        let audio = try ffprobe(path, stream: "a:0", entries: "stream=codec_name", sourceLocation: sourceLocation)
+        #expect(audio["codec_name"] == audioCodec, "\(audio)", sourceLocation: sourceLocation)
     }
 
     /// The interleaved samples of a 16-bit PCM WAV file (its `data` chunk), with its rate and channels.

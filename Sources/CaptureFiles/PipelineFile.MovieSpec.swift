@@ -1,0 +1,57 @@
+import CaptureKit
+
+extension PipelineFile {
+    /// The settings of a `movie` output: a recording (`MovieFileOutput`) of its camera, and of a
+    /// microphone when `audio` connects one, for the run's length or until a limit.
+    public struct MovieSpec: Sendable, Equatable {
+        /// The output's name; `output0`, `output1`… (by position among all outputs) when not given.
+        public var name: String
+        /// The movie file: `.mp4`, `.mov` or `.mkv` (`NAME.mp4` when not given). A run replaces it.
+        public var path: String
+        /// The longest the recording runs (`maxDuration`, seconds); the run's length when not given.
+        public var maxDuration: Double?
+        /// The largest the file grows (`maxSize`, bytes); no limit when not given.
+        public var maxSize: ByteCount?
+        /// Seconds between the fragments written while recording MP4 or MOV
+        /// (`fragmentInterval`; 0 writes none); CaptureKit's 10 s when not given.
+        public var fragmentInterval: Double?
+        /// The video codec (`codec`); H.264 when not given.
+        public var codec: VideoCodecType?
+        /// The average video bit rate in bit/s (`bitrate`); the encoder's default for the size and
+        /// rate when not given.
+        public var bitrate: Int?
+        /// The most frames from one key frame to the next (`keyFrameInterval`); two seconds' worth
+        /// when not given.
+        public var keyFrameInterval: Int?
+        /// The microphone recorded with the video (`audio: { input: mic }`); none when not given.
+        public var audio: ConnectionSpec?
+        /// The camera input the output is connected to and how.
+        public var connection: ConnectionSpec
+        /// Where the output's list item starts (its `movie` key).
+        public var location: SourceLocation
+
+        /// Creates movie output settings; see the properties for what each means.
+        public init(name: String, path: String, maxDuration: Double?, maxSize: ByteCount?, fragmentInterval: Double?,
+                    codec: VideoCodecType?, bitrate: Int?, keyFrameInterval: Int?, audio: ConnectionSpec?,
+                    connection: ConnectionSpec, location: SourceLocation) {
+            self.name = name
+            self.path = path
+            self.maxDuration = maxDuration
+            self.maxSize = maxSize
+            self.fragmentInterval = fragmentInterval
+            self.codec = codec
+            self.bitrate = bitrate
+            self.keyFrameInterval = keyFrameInterval
+            self.audio = audio
+            self.connection = connection
+            self.location = location
+        }
+
+        /// The video encoding asked for, nil when the file gives none of codec, bitrate and
+        /// keyFrameInterval.
+        var codecSettings: VideoCodecSettings? {
+            guard codec != nil || bitrate != nil || keyFrameInterval != nil else { return nil }
+            return VideoCodecSettings(codec: codec ?? .h264, bitrate: bitrate, keyFrameInterval: keyFrameInterval)
+        }
+    }
+}

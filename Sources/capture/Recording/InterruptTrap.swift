@@ -1,0 +1,63 @@
+import CaptureKit
+import Dispatch
+import Foundation
+import Synchronization
+
+/// SIGINT and SIGTERM while recording: instead of ending the process, the first stops the
+/// recording so that the file is finished (its index written) and the command exits normally;
+/// a second ends the process at once, as it would have (ffmpeg's Ctrl-C twice).
+final class InterruptTrap: Sendable {
+    private struct State {
+        var interrupted = false
+        var movie: MovieFileOutput?
+    }
+
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "capture.record.signals")
+    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
+
+    /// Takes over `signals` (their default action is ignored from now on).
+    init(signals: [Int32] = [SIGINT, SIGTERM]) {
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            // Signals that come together are merged: `data` counts them. The handler holds its
+            // source until deinit cancels it.
+            source.setEventHandler { [weak self] in
+                for _ in 0..<max(1, source.data) { self?.interrupt(number) }
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    deinit {
+        for source in sources { source.cancel() }
+    }
+
+    /// Whether a signal came.
+    var interrupted: Bool { state.withLock { $0.interrupted } }
+
+    /// From now on a signal stops `movie`'s recording; when one came already, stops it at once.
+    func stops(_ movie: MovieFileOutput) {
+        let already = state.withLock { state -> Bool in
+            state.movie = movie
+            return state.interrupted
+        }
+        if already { movie.stopRecording() }
+    }
+
+    private func interrupt(_ number: Int32) {
+        let (again, movie) = state.withLock { state -> (Bool, MovieFileOutput?) in
+            defer { state.interrupted = true }
+            return (state.interrupted, state.movie)
+        }
+        if again {
+            signal(number, SIG_DFL)
+            raise(number)
+            return
+        }
+        // Returns once the file is closed; did-finish then ends the command's wait.
+        movie?.stopRecording()
+    }
+}

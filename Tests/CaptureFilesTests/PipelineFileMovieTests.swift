@@ -1,0 +1,132 @@
+import CaptureKit
+import Foundation
+import Testing
+@testable import CaptureFiles
+
+/// Decoding `movie` outputs and building their sessions, and the errors a bad value gives, each
+/// with its exact position and message.
+@Suite("Pipeline file movie outputs", .serialized)
+struct PipelineFileMovieTests {
+    private func at(_ line: Int, _ column: Int) -> PipelineFile.SourceLocation {
+        PipelineFile.SourceLocation(file: "movie.yaml", line: line, column: column)
+    }
+
+    /// A file with a camera, a microphone and one `movie` output with `settings` (lines indented
+    /// under `movie:`, which is on line 8).
+    private func yaml(_ settings: String) -> String {
+        """
+        version: 1
+        inputs:
+          - name: camera
+            device: virtual
+          - name: mic
+            device: virtual-mic
+        outputs:
+          - movie:
+        \(settings.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+        run:
+          seconds: 2
+        """
+    }
+
+    private func parseError(in yaml: String, sourceLocation: SourceLocation = #_sourceLocation) -> PipelineFileError? {
+        do {
+            let file = try PipelineFile.parse(yaml, fileName: "movie.yaml")
+            Issue.record("expected an error, decoded \(file)", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("every key decodes; sizes take K, M, G and Ki, Mi, Gi")
+    func decodes() throws {
+        let file = try PipelineFile.parse(yaml("""
+            name: clip
+            path: out/clip.MKV
+            maxDuration: 1.5
+            maxSize: 50M
+            fragmentInterval: 0
+            codec: h264
+            bitrate: 2000000
+            keyFrameInterval: 15
+            audio: { input: mic }
+            connection: { input: camera, orientation: portrait }
+            """), fileName: "movie.yaml")
+        guard case .movie(let spec) = try #require(file.outputs.first) else { throw MovieTestFailure.notAMovie }
+        #expect(spec.name == "clip" && spec.path == "out/clip.MKV")
+        #expect(spec.maxDuration == 1.5 && spec.maxSize == ByteCount(bytes: 50_000_000) && spec.fragmentInterval == 0)
+        #expect(spec.codecSettings == VideoCodecSettings(codec: .h264, bitrate: 2_000_000, keyFrameInterval: 15))
+        #expect(spec.audio?.input == "mic" && spec.connection.input == "camera" && spec.connection.orientation == .portrait)
+        #expect(spec.location == at(8, 5))
+
+        let plain = try PipelineFile.parse(yaml("{}"), fileName: "movie.yaml")
+        guard case .movie(let defaults) = try #require(plain.outputs.first) else { throw MovieTestFailure.notAMovie }
+        #expect(defaults.path == "output0.mp4" && defaults.audio == nil && defaults.codecSettings == nil)
+        #expect(defaults.maxDuration == nil && defaults.maxSize == nil && defaults.fragmentInterval == nil)
+        #expect(defaults.connection.input == "camera")
+
+        #expect(ByteCount("300000")?.bytes == 300_000)
+        #expect(ByteCount("1.5G")?.bytes == 1_500_000_000)
+        #expect(ByteCount("512KiB")?.bytes == Int64(512 * 1024))
+        #expect(ByteCount("2Mi")?.bytes == Int64(2 * 1024 * 1024))
+        for bad in ["", "M", "-1M", "0", "1.5X", "12i", "lots"] { #expect(ByteCount(bad) == nil, "\(bad)") }
+        #expect(ByteCount(bytes: 1_234_567).description == "1.2 MB")
+    }
+
+    @Test("bad values fail at their line:column, naming what is valid")
+    func badValues() throws {
+        let avi = try #require(parseError(in: yaml("path: clip.avi")))
+        #expect(avi.description == "movie.yaml:9:13: malformed value 'clip.avi' for 'path': expected a path ending in .mp4, .mov, .mkv, e.g. clip.mp4")
+        let duration = try #require(parseError(in: yaml("maxDuration: 0")))
+        #expect(duration.description == "movie.yaml:9:20: value 0 for 'maxDuration' is out of range: must be a finite number above 0")
+        let fragment = try #require(parseError(in: yaml("fragmentInterval: -1")))
+        #expect(fragment.location == at(9, 25))
+        #expect(fragment.kind == .outOfRange(key: "fragmentInterval", value: "-1", valid: "a finite number, 0 or more"))
+        let size = try #require(parseError(in: yaml("maxSize: 50 MB please")))
+        #expect(size.location == at(9, 16))
+        #expect(size.kind == .malformedValue(key: "maxSize", value: "50 MB please", expected: ByteCount.expected))
+        let zero = try #require(parseError(in: yaml("maxSize: 0")))
+        #expect(zero.kind == .outOfRange(key: "maxSize", value: "0", valid: "at least 1 byte"))
+        let codec = try #require(parseError(in: yaml("codec: h265")))
+        #expect(codec.location == at(9, 14))
+        #expect(codec.kind == .invalidValue(key: "codec", value: "h265", valid: ["jpeg", "h264"], suggestion: "h264"))
+        let interval = try #require(parseError(in: yaml("keyFrameInterval: 0")))
+        #expect(interval.kind == .outOfRange(key: "keyFrameInterval", value: "0", valid: "frames, at least 1"))
+        let unknown = try #require(parseError(in: yaml("bitRate: 1000")))
+        #expect(unknown.location == at(9, 7))
+        #expect(unknown.kind == .unknownKey("bitRate", context: "movie output", allowed: PipelineFileDecoder.movieKeys, suggestion: "bitrate"))
+        let camera = try #require(parseError(in: yaml("audio: { input: camera }")))
+        #expect(camera.location == at(9, 23))
+        #expect(camera.description.hasPrefix("movie.yaml:9:23: movie output 'output0' needs an audio input, but input 'camera' is a camera"),
+                "\(camera.description)")
+    }
+
+    @Test("the session gets a movie output with the file's limits, encoding and audio; encoder limits fail at the output")
+    func session() throws {
+        let file = try PipelineFile.parse(yaml("""
+            maxDuration: 3
+            maxSize: 2Mi
+            fragmentInterval: 0.5
+            bitrate: 800000
+            audio: {}
+            """), fileName: "movie.yaml")
+        let built = try file.makeSession()
+        let movie = try #require(built.outputs.first as? MovieFileOutput)
+        #expect(movie.maxRecordedDuration.seconds == 3 && movie.maxRecordedFileSize == 2 * 1024 * 1024)
+        #expect(movie.movieFragmentInterval.seconds == 0.5)
+        #expect(movie.connections.map { $0.inputPorts.first?.mediaType } == [.video, .audio])
+        #expect(movie.outputSettings(for: built.connections[0]) == VideoCodecSettings(bitrate: 800_000))
+
+        let tooLow = try PipelineFile.parse(yaml("bitrate: 5"), fileName: "movie.yaml")
+        do {
+            _ = try tooLow.makeSession()
+            Issue.record("a 5 bit/s movie was accepted")
+        } catch {
+            #expect(error.location == at(8, 5))
+            #expect(error.description.contains("5 bit/s") && error.description.contains("10000…200000000 bit/s"), "\(error.description)")
+        }
+    }
+
+    enum MovieTestFailure: Error { case notAMovie }
+}
