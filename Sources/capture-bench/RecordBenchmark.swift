@@ -14,8 +14,10 @@ enum RecordBenchmark {
 
     final class Events: FileOutputRecordingDelegate {
         let started = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var error: CaptureError?
         func fileOutput(_ output: MovieFileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) { started.signal() }
         func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection], error: CaptureError?) {
+            self.error = error
             finished.signal()
         }
     }
@@ -54,16 +56,17 @@ enum RecordBenchmark {
     }
 
     /// Ours: CPU per recorded second, the pipeline line, and the fsync cost per fragment.
-    static func ours(directory: URL) throws -> (cpu: Double, pipeline: String, fsync: (Int, Double, Double)) {
+    static func ours(directory: URL, round: Int) throws -> (cpu: Double, pipeline: String, fsync: (Int, Double, Double)) {
         let (session, movie) = try session()
         defer { session.stopRunning() }
         movie.movieFragmentInterval = CaptureTime(value: 1, timescale: 1)
         Thread.sleep(forTimeInterval: 0.5)
-        let url = directory.appendingPathComponent("ours.mp4")
+        let url = directory.appendingPathComponent("ours\(round).mp4")
         let events = Events()
         let before = cpuSeconds()
         movie.startRecording(to: url, recordingDelegate: events)
         let pipeline = session.pipelineDescription
+        guard movie.isRecording, pipeline.contains("filesink") else { throw BenchFailure(message: "the recording did not start: \(pipeline)") }
         Thread.sleep(forTimeInterval: seconds)
         let fsync = movie.fragmentSyncCost ?? (0, 0, 0)
         movie.stopRecording()
@@ -100,7 +103,10 @@ enum RecordBenchmark {
             let events = Events()
             let begin = DispatchTime.now()
             movie.startRecording(to: directory.appendingPathComponent("cycle\(index).mp4"), recordingDelegate: events)
-            _ = events.started.wait(timeout: .now() + 5)
+            guard events.started.wait(timeout: .now() + 5) == .success else {
+                _ = events.finished.wait(timeout: .now() + 1)
+                throw BenchFailure(message: "recording \(index) did not start: \(events.error.map(String.init(describing:)) ?? "no error")")
+            }
             starts.append(Double(DispatchTime.now().uptimeNanoseconds - begin.uptimeNanoseconds) / 1e6)
             Thread.sleep(forTimeInterval: 0.3)
             let end = DispatchTime.now()
@@ -118,7 +124,7 @@ enum RecordBenchmark {
         var fsyncs: [(Int, Double, Double)] = []
         let capture = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("capture").path
         for round in 0..<3 {
-            let result = try Self.ours(directory: directory)
+            let result = try Self.ours(directory: directory, round: round)
             ours.append(result.cpu)
             fsyncs.append(result.fsync)
             let gstFile = directory.appendingPathComponent("gst\(round).mp4").path

@@ -171,6 +171,25 @@ struct MovieRecordingBehaviourTests {
         #expect(synced >= 2, "\(synced) fragments flushed to disk in \(recorded) s of 0.5 s fragments")
     }
 
+    @Test("one output records several files in a row on a running session")
+    func recordingsInARow() async throws {
+        let movie = MovieFileOutput()
+        let test = try MovieFileOutputTests.session(audio: true, outputs: [movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let directory = try temporaryDirectory()
+        for index in 0..<3 {
+            let url = directory.appendingPathComponent("take\(index).mp4")
+            let events = RecordingEvents()
+            movie.startRecording(to: url, recordingDelegate: events)
+            try await Task.sleep(for: .milliseconds(400))
+            movie.stopRecording()
+            #expect(await events.finished(within: 10) == .some(nil), "take \(index): \(events.all)")
+            #expect(try #require(try MovieProbe(url.path).video).frames >= 9)
+        }
+        #expect(test.session.isRunning)
+    }
+
     @Test("a camera unplugged during a recording finishes the file with what came before; the reason names the device")
     func deviceGone() async throws {
         let movie = MovieFileOutput()

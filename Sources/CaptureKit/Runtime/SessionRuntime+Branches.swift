@@ -51,11 +51,14 @@ extension SessionRuntime {
         let finished = DispatchSemaphore(value: 0)
         let finishes = finish && branch.plan.finishesWithEndOfStream
         let sinks = finishes ? branch.plan.sinks.compactMap { try? branch.bin.element(named: $0.name).staticPad("sink") } : []
+        // End of stream stops at the sink's pad: everything before it is written, and a sink
+        // that saw it would post EOS, which a pipeline left with no other sink would take as its
+        // own end.
         for sink in sinks {
             sink.addProbe(.eventDownstream) { _, data in
                 guard data == .event(.endOfStream) else { return .ok }
                 finished.signal()
-                return .remove
+                return .drop
             }
         }
         let unlinked = DispatchSemaphore(value: 0)
