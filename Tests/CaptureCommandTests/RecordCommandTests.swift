@@ -123,6 +123,37 @@ struct RecordCommandTests {
         #expect(probe.duration > 0)
     }
 
+    @Test("kill -9 at random moments leaves a playable file each time, losing at most one fragment")
+    func killed() throws {
+        var generator = SystemRandomNumberGenerator()
+        for run in 0..<4 {
+            let file = try scratchDirectory().appendingPathComponent("killed\(run).mp4")
+            let process = Process()
+            process.executableURL = binaries.appendingPathComponent("capture")
+            process.arguments = ["record", "-d", "virtual", "--audio", "virtual", "--preset", "vga640x480", "--fragment", "0.5", "-o", file.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // The file appears when the recording's branch starts: count the recorded time from there.
+            while process.isRunning, !FileManager.default.fileExists(atPath: file.path) { Thread.sleep(forTimeInterval: 0.01) }
+            let started = Date()
+            let moment = Double.random(in: 1.0...2.5, using: &generator)
+            Thread.sleep(forTimeInterval: moment)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let recorded = Date().timeIntervalSince(started)
+            #expect(process.terminationReason == .uncaughtSignal)
+            let probe = try Probe(file)
+            let video = try #require(probe.stream("video"), "run \(run): \(probe.fields)")
+            #expect(probe.stream("audio") != nil, "run \(run): the audio track survives too")
+            let frames = Int(probe.field(video, "nb_read_frames") ?? "") ?? 0
+            // One fragment (0.5 s) may be lost, and the first frame comes up to a frame after the file appears.
+            #expect(Double(frames) / 30 >= recorded - 0.5 - 0.1 - 1.0 / 30, "run \(run): \(frames) frames after \(recorded) s killed at a random moment")
+            let decoded = try runProcess(URL(fileURLWithPath: "/usr/bin/ffmpeg"), ["-v", "error", "-i", file.path, "-f", "null", "-"])
+            #expect(decoded.status == 0 && decoded.error.isEmpty, "run \(run): ffmpeg decodes it: \(decoded.error)")
+        }
+    }
+
     @Test("--max-size stops the recording before the file passes the limit, says so, and leaves a playable file")
     func maxSize() throws {
         let file = try scratchDirectory().appendingPathComponent("small.mp4")
