@@ -73,6 +73,7 @@ let package = Package(
         .executableTarget(name: "MetadataScanExample", dependencies: ["CaptureKit"], path: "Examples/MetadataScan"),
         .executableTarget(name: "ManualControlsExample", dependencies: ["CaptureKit"], path: "Examples/ManualControls"),
         .executableTarget(name: "PipelineFileExample", dependencies: ["CaptureFiles", "CaptureKit"], path: "Examples/PipelineFile"),
+        .executableTarget(name: "RecordMovieExample", dependencies: ["CaptureKit"], path: "Examples/RecordMovie"),
         .testTarget(name: "GStreamerSwiftTests", dependencies: ["GStreamerSwift"]),
         .testTarget(name: "DetectorsTests", dependencies: ["Detectors"]),
         // Fixtures/v4l2: real webcams' recorded control tables, inside the repository so a clone

@@ -25,6 +25,20 @@ struct ExamplesTests {
         #expect(lines.last == "found 2 of 2 codes")
     }
 
+    @Test("RecordMovieExample records a second of H.264 and AAC that ffprobe reads, and says so")
+    func recordMovie() throws {
+        let file = try scratchDirectory().appendingPathComponent("clip.mp4")
+        let result = try launch("RecordMovieExample", [file.path])
+        #expect(result.status == 0, "\(result.output) \(result.error)")
+        #expect(result.output.contains("recording to \(file.path) with "), "\(result.output)")
+        let probe = try Probe(file)
+        let video = try #require(probe.stream("video"), "\(probe.fields)")
+        let audio = try #require(probe.stream("audio"), "\(probe.fields)")
+        #expect(probe.field(video, "codec_name") == "h264" && probe.field(audio, "codec_name") == "aac")
+        #expect(probe.duration > 0.8 && probe.duration < 1.4, "\(probe.duration) s")
+        #expect(result.output.split(separator: "\n").last?.hasPrefix("\(file.path): ") == true, "\(result.output)")
+    }
+
     @Test("ManualControlsExample: ISO 400 frames brighter than ISO 100 ones, focus and white balance locked as set")
     func manualControls() throws {
         let result = try launch("ManualControlsExample", [])
