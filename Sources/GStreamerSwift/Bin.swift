@@ -47,4 +47,10 @@ public final class Bin: Sendable {
         }
         return pad
     }
+
+    /// Removes a ghost pad made with `addGhostPad` (deactivated, unlinked from its target).
+    public func removeGhostPad(_ pad: Pad) {
+        gst_pad_set_active(pad.pointer.raw, 0)
+        gst_element_remove_pad(element.pointer.raw, pad.pointer.raw)
+    }
 }

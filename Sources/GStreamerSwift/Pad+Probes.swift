@@ -90,6 +90,13 @@ extension Pad {
     public func send(_ event: Event) -> Bool {
         gst_pad_send_event(pointer.raw, event.retained()) != 0
     }
+
+    /// Pushes `event` to the peer pad: from a sink pad, an upstream event (a key-frame request)
+    /// travels up to the elements before it.
+    @discardableResult
+    public func push(_ event: Event) -> Bool {
+        gst_pad_push_event(pointer.raw, event.retained()) != 0
+    }
 }
 
 extension Element {

@@ -8,6 +8,8 @@ public enum ProbeDecision: Sendable {
 /// A buffer seen by a probe, valid only inside the probe callback.
 public struct ProbeBuffer: ~Copyable {
     let info: UnsafeMutablePointer<GstPadProbeInfo>
+    /// The pad the buffer passes, for its segment.
+    let pad: UnsafeMutablePointer<GstPad>?
 
     var buffer: UnsafeMutablePointer<GstBuffer> {
         info.pointee.data.assumingMemoryBound(to: GstBuffer.self)
@@ -24,6 +26,23 @@ public struct ProbeBuffer: ~Copyable {
         let duration = buffer.pointee.duration
         return duration == GstClockTime.max ? nil : UInt64(duration)
     }
+
+    /// The presentation time as running time, through the pad's current segment: what other
+    /// streams of the pipeline compare against (an encoder may shift timestamps and its
+    /// segment alike). nil without a timestamp or a time segment.
+    public var runningTime: UInt64? {
+        guard let pts = presentationTime, let pad, let event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0) else { return nil }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self)) }
+        var segment: UnsafePointer<GstSegment>?
+        gst_event_parse_segment(event, &segment)
+        guard let segment, segment.pointee.format == GST_FORMAT_TIME else { return nil }
+        let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, guint64(pts))
+        return running == GstClockTime.max ? nil : UInt64(running)
+    }
+
+    /// Whether the buffer depends on earlier ones (GST_BUFFER_FLAG_DELTA_UNIT): false for a
+    /// key frame.
+    public var isDeltaUnit: Bool { buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue != 0 }
 
     /// The buffer's size in bytes.
     public var size: Int { Int(gst_buffer_get_size(buffer)) }

@@ -3,9 +3,9 @@ import CGStreamerSys
 /// Every C callback of this layer, in one place. Each unboxes its Swift closure from
 /// `user_data` and calls it on the thread GStreamer called from.
 enum Trampolines {
-    static let bufferProbe: GstPadProbeCallback = { _, info, userData in
+    static let bufferProbe: GstPadProbeCallback = { pad, info, userData in
         let probe = CallbackBox<BufferProbe>.from(userData).value
-        var buffer = ProbeBuffer(info: info!)
+        var buffer = ProbeBuffer(info: info!, pad: pad)
         switch probe(&buffer) {
         case .pass: return GST_PAD_PROBE_OK
         case .drop: return GST_PAD_PROBE_DROP

@@ -78,7 +78,7 @@ struct RecordCommandTests {
         #expect(last.count == 6 && last[2].hasSuffix("B") && last[3].hasSuffix(" fps") && last[4] == "0 dropped", "\(last)")
         let encoder = try #require(result.output.firstMatch(of: /encoder: (\w+)/)?.1)
         #expect(last[5].hasPrefix(encoder), "\(last)")
-        #expect(result.output.contains("pipeline: ") && result.output.contains("name=output0_enc") && result.output.contains("qtmux"),
+        #expect(result.output.contains("pipeline: ") && result.output.contains("\(encoder) name=enc") && result.output.contains("qtmux"),
                 "\(result.output)")
         #expect(result.output.hasSuffix(file.path + "\r\n"), "\(result.output)")
     }

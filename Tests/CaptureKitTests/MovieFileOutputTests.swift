@@ -56,6 +56,11 @@ struct MovieFileOutputTests {
         #expect(abs(videoDuration - recorded) <= 1.0 / 30 + 1e-6, "\(video.frames) frames for \(recorded) s recorded")
         #expect(abs(probe.duration - recorded) <= 0.1, "file \(probe.duration) s, recorded \(recorded) s")
         #expect(movie.droppedFrameCount == 0)
+        if ext != "mkv" {
+            // Fragments while recording, one index once finished: plays everywhere.
+            let boxes = try MovieProbe.topLevelBoxes(url.path)
+            #expect(boxes.filter { $0 == "moov" }.count == 1 && !boxes.contains("moof"), "\(boxes)")
+        }
         #expect(movie.recordedFileSize == probe.size)
         // Audio starts with the video, within one AAC/Opus frame.
         #expect(abs(audio.startTime - video.startTime) <= 1024.0 / 44100 + 1e-3, "video starts at \(video.startTime), audio at \(audio.startTime)")

@@ -20,9 +20,9 @@ enum MovieContainer: String, Sendable, CaseIterable {
     /// Whether the muxer writes fragments while recording (the ISO formats).
     var fragments: Bool { self != .mkv }
 
-    /// The muxer `prefix_mux`. For mp4/mov with a valid `fragmentInterval`: a fragment every
-    /// interval while recording and a normal index when the file is finished
-    /// (`fragment-mode=first-moov-then-finalise`); `fragment-duration` takes precedence over
+    /// The muxer `prefix_mux`. For mp4/mov with a valid `fragmentInterval`: standard fragments
+    /// (`moof`+`mdat`) every interval while recording, which `MovieFinalizer` turns into a file
+    /// with a normal index when it is finished; `fragment-duration` takes precedence over
     /// `faststart` and robust muxing, so neither is set.
     func muxer(prefix: String, fragmentInterval: CaptureTime) -> PipelinePlan.Element {
         switch self {
@@ -30,7 +30,7 @@ enum MovieContainer: String, Sendable, CaseIterable {
             var properties: [PipelinePlan.Property] = []
             if fragmentInterval.isNumeric, fragmentInterval.seconds > 0 {
                 properties = [.init("fragment-duration", String(max(1, Int((fragmentInterval.seconds * 1000).rounded())))),
-                              .init("fragment-mode", "first-moov-then-finalise")]
+                              .init("fragment-mode", "dash-or-mss")]
             }
             return .init(self == .mp4 ? "mp4mux" : "qtmux", name: "\(prefix)_mux", properties)
         case .mkv:

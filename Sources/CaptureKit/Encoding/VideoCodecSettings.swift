@@ -25,6 +25,14 @@ public struct VideoCodecSettings: Sendable, Hashable {
         max(1, Int((max(frameRate, 1) * 2).rounded()))
     }
 
+    /// These settings with the defaults for `source` filled in: what an encoder is given, and
+    /// what decides whether two outputs share one encode.
+    func resolved(for source: SourceFormat) -> VideoCodecSettings {
+        VideoCodecSettings(codec: codec,
+                           bitrate: bitrate ?? Self.defaultBitrate(width: source.width, height: source.height, frameRate: source.frameRate),
+                           keyFrameInterval: keyFrameInterval ?? Self.defaultKeyFrameInterval(frameRate: source.frameRate))
+    }
+
     /// Throws unless every field is one an encoder can honour.
     func validate(available: [VideoCodecType]) throws(CaptureError) {
         guard available.contains(codec) else {

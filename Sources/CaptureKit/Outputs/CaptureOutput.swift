@@ -21,6 +21,9 @@ protocol OutputNode: CaptureOutput {
     var mediaTypes: [MediaType] { get }
     /// Whether the output needs its branch now (a movie file output only while it records).
     var wantsBranch: Bool { get }
+    /// The encoding the output takes its video in, from the source's shared encoded stage;
+    /// nil for raw video.
+    var videoEncoding: VideoCodecSettings? { get }
     /// A short kind used in element names and errors ("still", "videoData").
     var kind: String { get }
     /// Sets the output's connections (the session owns them).
@@ -44,6 +47,7 @@ protocol OutputNode: CaptureOutput {
 extension OutputNode {
     var mediaTypes: [MediaType] { [mediaType] }
     var wantsBranch: Bool { true }
+    var videoEncoding: VideoCodecSettings? { nil }
     func inputInterrupted(_ device: CaptureDevice, reason: InterruptionReason) {}
 
     func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {

@@ -3,19 +3,15 @@ import GStreamerSwift
 
 extension MovieFileOutput {
     /// The video part of the branch, named `prefix_…`: `queue` `prefix_vqueue` (leaky, one
-    /// second: the branch's own thread; what it drops is counted) ! `videoconvert` ! the
-    /// encoder's raw format ! the encoder `prefix_enc` ! `h264parse` `prefix_parse`.
+    /// second: the branch's own thread; what it drops is counted). It takes H.264 from the
+    /// source's encoded stage, shared with any other output encoding with the same settings.
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
-        guard let recording = state.withLock({ $0.recording }) else { return [.init("fakesink", name: "\(prefix)_sink")] }
-        let settings = recording.settings
-        let rawFormat = settings.encoder.kind == .x264enc || settings.encoder.kind == .openh264enc ? "I420" : "NV12"
-        var chain: [PipelinePlan.Element] = [
-            .init("queue", name: "\(prefix)_vqueue", Self.leakyQueue),
-            .init("videoconvert", name: "\(prefix)_vconvert"),
-            .init("capsfilter", name: "\(prefix)_vcaps", [.init("caps", "video/x-raw,format=\(rawFormat)")]),
-        ]
-        return chain + settings.encoder.elements(prefix: prefix, settings: settings.codec, source: source)
+        [.init("queue", name: "\(prefix)_vqueue", Self.leakyQueue)]
     }
+
+    /// While recording, the recording's codec settings: the session gives the video an encoded
+    /// stage with them.
+    var videoEncoding: VideoCodecSettings? { state.withLock { $0.recording?.settings.codec } }
 
     /// The whole branch: the video part from the video port's tee and, when the session has a
     /// microphone, `queue` `prefix_aqueue` ! `audioconvert` ! `audioresample` ! caps ! the
@@ -37,7 +33,7 @@ extension MovieFileOutput {
         var elements = video + [mux, sink]
         var links = Self.chainLinks(video) + [.init(from: video[video.count - 1].name, to: "\(mux.name).video_%u"),
                                               .init(from: mux.name, to: sink.name)]
-        var entries = [PipelinePlan.Branch.Entry(source: videoInput.name, element: video[0].name)]
+        var entries = [PipelinePlan.Branch.Entry(source: branch.stage ?? videoInput.name, element: video[0].name)]
         if let audioPort = branch.ports.first(where: { graph.inputs[$0.input].mediaType == .audio }) {
             let audio: [PipelinePlan.Element] = [
                 .init("queue", name: "\(key)_aqueue", Self.leakyQueue),
@@ -59,17 +55,17 @@ extension MovieFileOutput {
             throw .pipelineFailed(element: branch.prefix, message: "the movie output is not recording")
         }
         try branch.pad("vqueue", "sink").addBufferProbe { buffer in
-            guard let pts = buffer.presentationTime else { return .drop }
-            return recording.admitVideo(presentationTime: pts) ? .pass : .drop
+            guard let time = buffer.runningTime else { return .drop }
+            return recording.admitVideo(runningTime: time, isKeyFrame: !buffer.isDeltaUnit) ? .pass : .drop
         }
-        try branch.pad("parse", "src").addBufferProbe { buffer in
+        try branch.pad("vqueue", "src").addBufferProbe { buffer in
             recording.encodedVideo(presentationTime: buffer.presentationTime ?? 0, duration: buffer.duration ?? 0, bytes: buffer.size)
             return .pass
         }
         if let audio = try? branch.pad("aqueue", "sink") {
             audio.addBufferProbe { buffer in
-                guard let pts = buffer.presentationTime else { return .drop }
-                return recording.admitAudio(presentationTime: pts, duration: buffer.duration ?? 0) ? .pass : .drop
+                guard let time = buffer.runningTime else { return .drop }
+                return recording.admitAudio(runningTime: time, duration: buffer.duration ?? 0) ? .pass : .drop
             }
             try branch.pad("aparse", "src").addBufferProbe { buffer in
                 recording.encodedAudio(bytes: buffer.size)

@@ -31,9 +31,10 @@ extension MovieFileOutput {
         }
     }
 
-    /// Stops the recording: the session finishes the file (its index written) and the delegate
-    /// hears did-finish with no error. Does nothing when not recording. Safe from any thread,
-    /// delegate methods included; returns once the file is closed.
+    /// Stops the recording: the session finishes the file and the delegate hears did-finish
+    /// with no error once it is complete (MP4 and MOV get their index first). Does nothing when
+    /// not recording. Safe from any thread, delegate methods included; returns once the
+    /// recording has left the pipeline.
     public func stopRecording() {
         guard let recording = state.withLock({ $0.recording }) else { return }
         end(recording)
@@ -70,7 +71,30 @@ extension MovieFileOutput {
             return (progress.ending ?? error, (progress.framesIn, progress.framesOut))
         }
         guard let stats else { return }
+        // The recording needs no branch any more, though it is still being finalised.
+        state.withLock { if $0.recording === recording { $0.stopping = true } }
         recording.syncer.close()
+        let settings = recording.settings
+        let finalizes = settings.container.fragments && settings.fragmentInterval.isNumeric && settings.fragmentInterval.seconds > 0
+            && (reason == nil || reason?.recordingSuccessfullyFinished == true)
+        // Off the session's executor: the index is written from the fragments, then did-finish.
+        Self.finalizing.async {
+            if finalizes {
+                let matrix = settings.orientation != .landscapeRight || settings.mirrored
+                    ? DisplayMatrix(clockwiseDegrees: settings.orientation.rotationDegrees, mirrored: settings.mirrored) : nil
+                if !MovieFinalizer.finalize(settings.url, container: settings.container, matrix: matrix) {
+                    CaptureLog.logger.warning("\(settings.url.path) keeps its fragments: it plays, without a single index")
+                }
+            }
+            self.finished(recording, reason: reason, stats: stats)
+        }
+    }
+
+    /// Where recordings get their index, one at a time.
+    static let finalizing = DispatchQueue(label: "CaptureKit.MovieFileOutput.finalizing")
+
+    /// The file is complete: the figures of the recording are kept and did-finish is sent.
+    private func finished(_ recording: Recording, reason: CaptureError?, stats: (Int, Int)) {
         let size = (try? FileManager.default.attributesOfItem(atPath: recording.settings.url.path)[.size] as? Int64) ?? 0
         state.withLock { state in
             state.lastFinished = (recording.duration, size, max(0, stats.0 - stats.1))

@@ -23,7 +23,7 @@ final class Recording: Sendable {
     }
 
     struct Progress {
-        /// The first video frame's presentation time: the file's zero.
+        /// The first video frame's running time: the file's zero.
         var start: UInt64?
         /// The first encoded frame's presentation time (encoders may shift times: durations
         /// after the encoder are measured from it, not from `start`).
@@ -71,9 +71,10 @@ final class Recording: Sendable {
         }
     }
 
-    /// A video frame at the branch's entry: the first becomes the file's zero (and did-start
-    /// is sent); frames at or past the maximum duration are refused and end the recording.
-    func admitVideo(presentationTime pts: UInt64) -> Bool {
+    /// An encoded video frame at the branch's entry, by its running time: the first key frame
+    /// becomes the file's zero (and did-start is sent; frames before it are refused); frames at
+    /// or past the maximum duration are refused and end the recording.
+    func admitVideo(runningTime pts: UInt64, isKeyFrame: Bool) -> Bool {
         var started = false
         var limit: CaptureError?
         let admitted = progress.withLock { progress -> Bool in
@@ -84,6 +85,7 @@ final class Recording: Sendable {
                     return false
                 }
             } else {
+                guard isKeyFrame else { return false }
                 progress.start = pts
                 started = true
             }
@@ -95,9 +97,9 @@ final class Recording: Sendable {
         return admitted
     }
 
-    /// An audio buffer at the branch's entry: admitted from the first video frame's time on (the
-    /// buffer that spans it included), up to the maximum duration.
-    func admitAudio(presentationTime pts: UInt64, duration: UInt64) -> Bool {
+    /// An audio buffer at the branch's entry, by its running time: admitted from the first video
+    /// frame's time on (the buffer that spans it included), up to the maximum duration.
+    func admitAudio(runningTime pts: UInt64, duration: UInt64) -> Bool {
         progress.withLock { progress in
             guard !progress.finished, let start = progress.start, pts + duration > start else { return false }
             if settings.maxDuration.isNumeric, pts >= start, pts - start >= UInt64(max(0, settings.maxDuration.nanoseconds)) {

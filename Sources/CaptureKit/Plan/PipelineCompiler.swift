@@ -9,9 +9,22 @@ enum PipelineCompiler {
         for input in graph.inputs {
             plan.sources.append(.init(key: input.name, mediaType: input.mediaType, device: input.device.uniqueID, elements: sourceChain(input)))
         }
-        for branch in graph.branches {
+        var stages: [PipelinePlan.Branch] = []
+        for var branch in graph.branches {
+            let input = graph.inputs[branch.input]
+            let format = SourceFormat(input)
+            if let wanted = branch.output.videoEncoding, let encoder = VideoEncoder.best {
+                let settings = wanted.resolved(for: format)
+                let key = EncodedStage.key(source: input.name, encoder: encoder, settings: settings)
+                if !stages.contains(where: { $0.key == key }) {
+                    stages.append(EncodedStage.plan(key: key, source: input.name, format: format, encoder: encoder, settings: settings))
+                }
+                branch.stage = key
+            }
             plan.branches.append(branch.output.plan(branch, graph: graph))
         }
+        // Stages first: their tees exist before the branches that take from them.
+        plan.branches = stages + plan.branches
         return plan
     }
 

@@ -47,9 +47,14 @@ extension PipelinePlan {
                 continue
             }
             removeBranches.append(old.key)
+            if old.tee != nil { rebuiltSources.insert(old.key) }
             if let branch { addBranches.append(branch) }
         }
         addBranches += new.branches.filter { branch in !branches.contains { $0.key == branch.key } }
+        // Stages are added before and removed after the branches that take from them.
+        let stageKeys = Set((branches + new.branches).filter { $0.tee != nil }.map(\.key))
+        addBranches = addBranches.filter { stageKeys.contains($0.key) } + addBranches.filter { !stageKeys.contains($0.key) }
+        removeBranches = removeBranches.filter { !stageKeys.contains($0) } + removeBranches.filter { stageKeys.contains($0) }
         return removeBranches.map { .removeBranch($0) } + removeSources.map { .removeSource($0) }
             + replaceSources.map { .replaceSource($0) } + addSources.map { .addSource($0) }
             + setProperties + addBranches.map { .addBranch($0) }

@@ -93,6 +93,12 @@
             self.finishesWithEndOfStream = finishesWithEndOfStream
         }
 
+        /// The branch's own tee when it is a stage other branches take from (an encoded stage);
+        /// nil for an output's branch.
+        public var tee: Element? {
+            elements.last.flatMap { $0.factory == "tee" && $0.name == "\(key)_tee" ? $0 : nil }
+        }
+
         /// The elements nothing in the branch links from: its sinks, where end of stream ends.
         public var sinks: [Element] {
             let upstream = Set(links.map { PipelinePlan.elementName($0.from) })
@@ -130,13 +136,18 @@
         }
         for branch in branches {
             for entry in branch.entries {
-                if let source = sources.first(where: { $0.key == entry.source }) {
-                    links.append(Link(from: source.tee.name, to: entry.element))
+                if let tee = teeName(of: entry.source) {
+                    links.append(Link(from: tee, to: entry.element))
                 }
             }
             links += branch.links
         }
         return links
+    }
+
+    /// The tee a part keyed `key` ends in: a source's, or a stage's.
+    func teeName(of key: String) -> String? {
+        sources.first { $0.key == key }?.tee.name ?? branches.first { $0.key == key }?.tee?.name
     }
 
     /// Sources and branches in rendering order: each source, then the branches entering
@@ -152,7 +163,8 @@
             }
         }
         for branch in branches where !placed.contains(branch.key) {
-            parts.append((branch.elements, branch.links))
+            let entry = branch.entries.first.flatMap { entry in teeName(of: entry.source).map { Link(from: $0, to: entry.element) } }
+            parts.append((branch.elements, (entry.map { [$0] } ?? []) + branch.links))
         }
         return parts
     }

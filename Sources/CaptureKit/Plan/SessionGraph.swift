@@ -21,6 +21,9 @@ struct SessionGraph: Sendable {
         var name: String
         var output: any OutputNode
         var ports: [Port]
+        /// The key of the encoded stage the output takes its video from, set by the compiler
+        /// for outputs that want encoded video.
+        var stage: String? = nil
 
         /// The first port's input: the one of the output's own media type.
         var input: Int { ports[0].input }

@@ -8,38 +8,51 @@ extension SessionRuntime {
     /// (Linked before it plays, a branch answers the tee's next frame with FLUSHING, which the
     /// tee hands back to a live source, and the source stops for good.)
     func addBranch(_ plan: PipelinePlan.Branch, graph: SessionGraph) throws(CaptureError) {
-        guard let node = graph.branches.first(where: { $0.name == plan.key }) else {
+        let node = graph.branches.first { $0.name == plan.key }
+        guard node != nil || plan.tee != nil else {
             throw .pipelineFailed(element: plan.key, message: "no output '\(plan.key)' in the session graph")
         }
         let bin = try Bin.planned(plan.key, elements: plan.elements, links: plan.links)
         var entries: [(source: String, pad: Pad)] = []
+        let stageTee: Element?
         do throws(GStreamerError) {
             for (index, entry) in plan.entries.enumerated() {
                 let target = try bin.pad(entry.element, direction: "sink")
                 entries.append((entry.source, try bin.addGhostPad(name: plan.entries.count == 1 ? "sink" : "sink_\(index)", target: target)))
             }
+            stageTee = try plan.tee.map { tee throws(GStreamerError) in try bin.element(named: tee.name) }
         } catch {
             throw .pipelineFailed(error)
         }
-        let slot = ConnectionSlot(node.connection)
-        try node.output.attach(RunningBranch(prefix: plan.key, bin: bin, pipeline: pipeline, slot: slot))
+        let slot = node.map { ConnectionSlot($0.connection) }
+        if let node, let slot { try node.output.attach(RunningBranch(prefix: plan.key, bin: bin, pipeline: pipeline, slot: slot)) }
         pipeline.add(bin)
         bin.element.syncStateWithParent()
         var feeds: [LiveBranch.Feed] = []
         do throws(GStreamerError) {
             for (source, entry) in entries {
-                guard let tee = live.withLock({ $0.sources[source]?.tee }) else { throw .noSuchElement(name: "\(source)_tee") }
+                let (sourceTee, stage) = live.withLock { ($0.sources[source]?.tee, $0.branches[source].flatMap { $0.tee == nil ? nil : $0 }) }
+                guard let tee = sourceTee ?? stage?.tee else { throw .noSuchElement(name: "\(source)_tee") }
                 let teePad = try tee.requestPad("src_%u")
-                try teePad.link(to: entry)
-                feeds.append(.init(tee: tee, teePad: teePad, entry: entry))
+                var feed = LiveBranch.Feed(tee: tee, teePad: teePad, entry: entry, linked: teePad)
+                if let stage {
+                    // A stage's tee is inside its bin: the entry links to a ghost pad of it.
+                    feed.linked = try stage.bin.addGhostPad(name: "\(plan.key)_\(teePad.name)", target: teePad)
+                    feed.stage = stage.bin
+                }
+                feeds.append(feed)
+                try feed.linked.link(to: entry)
+                // Joining an encoded stage: ask its encoder for a key frame now rather than at
+                // the next interval (the branch waits for one).
+                if stage != nil { entry.push(.forceKeyUnit()) }
             }
         } catch {
             pipeline.remove(bin)
-            for feed in feeds { feed.tee.releaseRequestPad(feed.teePad) }
-            node.output.detach(error: .captureCancelled)
+            for feed in feeds { feed.release() }
+            node?.output.detach(error: .captureCancelled)
             throw .pipelineFailed(error)
         }
-        live.withLock { $0.branches[plan.key] = LiveBranch(plan: plan, bin: bin, feeds: feeds, output: node.output, slot: slot) }
+        live.withLock { $0.branches[plan.key] = LiveBranch(plan: plan, bin: bin, feeds: feeds, output: node?.output, slot: slot, tee: stageTee) }
     }
 
     /// Unlinks a branch from its tees at an idle probe on each tee pad (between two frames),
@@ -63,8 +76,8 @@ extension SessionRuntime {
         }
         let unlinked = DispatchSemaphore(value: 0)
         for feed in branch.feeds {
-            feed.teePad.addProbe(.idle) { pad, _ in
-                pad.unlink(from: feed.entry)
+            feed.teePad.addProbe(.idle) { _, _ in
+                _ = feed.linked.unlink(from: feed.entry)
                 if finishes { feed.entry.send(.endOfStream()) }
                 unlinked.signal()
                 return .remove
@@ -73,7 +86,7 @@ extension SessionRuntime {
         for _ in branch.feeds { _ = unlinked.wait(timeout: .now() + .seconds(2)) }
         for _ in sinks { _ = finished.wait(timeout: .now() + .seconds(5)) }
         pipeline.remove(branch.bin)
-        for feed in branch.feeds { feed.tee.releaseRequestPad(feed.teePad) }
-        branch.output.detach(error: error)
+        for feed in branch.feeds { feed.release() }
+        branch.output?.detach(error: error)
     }
 }

@@ -53,7 +53,7 @@ final class SessionRuntime: Sendable {
     func apply(_ plan: PipelinePlan, graph: SessionGraph) throws(CaptureError) {
         // Branches that stay serve their new connections before a new camera's first frame.
         let operations = live.withLock { live in
-            for node in graph.branches { live.branches[node.name]?.slot.connection = node.connection }
+            for node in graph.branches { live.branches[node.name]?.slot?.connection = node.connection }
             return live.plan.diff(to: plan)
         }
         CaptureLog.logger.debug("runtime: \(operations.count) operation(s)")
@@ -82,7 +82,7 @@ final class SessionRuntime: Sendable {
         for source in sources { source.input.device.clearRunningSource(source.controls) }
         watch.withLock { $0?.stop(); $0 = nil }
         try? pipeline.setState(.null)
-        for branch in branches { branch.output.detach(error: .captureCancelled) }
+        for branch in branches { branch.output?.detach(error: .captureCancelled) }
     }
 
     /// Takes a failed branch out of the pipeline and the plan (a later commit builds it again);
@@ -96,7 +96,8 @@ final class SessionRuntime: Sendable {
     func owner(ofElement name: String) -> Owner {
         let key = String(name.prefix { $0 != "_" })
         return live.withLock { live in
-            if let branch = live.branches[key] { return .branch(key: key, output: branch.output) }
+            // A stage's failure (its encoder) is the pipeline's: every output on it is affected.
+            if let branch = live.branches[key], let output = branch.output { return .branch(key: key, output: output) }
             if live.sources[key] != nil { return .source(key: key) }
             return .pipeline
         }

@@ -45,6 +45,19 @@ struct MovieProbe {
         }
     }
 
+    /// The types of the file's top-level boxes (ISO base media files), in order.
+    static func topLevelBoxes(_ path: String) throws -> [String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var boxes: [String] = [], offset = 0
+        while offset + 8 <= data.count {
+            let size = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            boxes.append(String(decoding: data[offset + 4..<offset + 8], as: UTF8.self))
+            guard size >= 8 else { break }
+            offset += size
+        }
+        return boxes
+    }
+
     struct ProbeError: Error, CustomStringConvertible {
         var message: String
         var description: String { message }

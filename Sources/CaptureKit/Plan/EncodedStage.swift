@@ -1,0 +1,38 @@
+/// The encoded stage of a source: one encode per codec settings, shared by every output that
+/// wants those settings (recordings, compressed video data, streams). A plan holds it as a
+/// branch of the source whose last element is a tee, `KEY_tee`; its consumers' entries name
+/// the stage's key as their source.
+///
+/// `KEY_queue` (leaky, one second: the encoder's own thread) ! `videoconvert` ! the encoder's raw
+/// format ! encoder `KEY_enc` ! `h264parse` `KEY_parse` (parameter sets with every key frame) !
+/// `video/x-h264,stream-format=avc,alignment=au` (what the MP4 muxers take; consumers that want
+/// Annex B parse it again) ! `tee` `KEY_tee`.
+///
+/// The key is `enc` and a hash of the source and the settings (no `_`, which separates a
+/// part's key from its element names), so equal settings on one source give one stage and a
+/// plan compiled twice gives the same key.
+enum EncodedStage {
+    /// The stage key for `settings` (resolved) on the source keyed `source`, encoded by `encoder`.
+    static func key(source: String, encoder: VideoEncoder, settings: VideoCodecSettings) -> String {
+        let text = "\(source)|\(encoder.name)|\(settings.codec.rawValue)|\(settings.bitrate ?? 0)|\(settings.keyFrameInterval ?? 0)"
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return "enc" + String(hash, radix: 16)
+    }
+
+    /// The stage's plan: a branch of `source` ending in the stage's tee.
+    static func plan(key: String, source: String, format: SourceFormat, encoder: VideoEncoder, settings: VideoCodecSettings) -> PipelinePlan.Branch {
+        let rawFormat = encoder.kind == .x264enc || encoder.kind == .openh264enc ? "I420" : "NV12"
+        let chain: [PipelinePlan.Element] = [
+            .init("queue", name: "\(key)_queue", [
+                .init("leaky", "downstream"), .init("max-size-buffers", "0"), .init("max-size-bytes", "0"), .init("max-size-time", "1000000000"),
+            ]),
+            .init("videoconvert", name: "\(key)_convert"),
+            .init("capsfilter", name: "\(key)_raw", [.init("caps", "video/x-raw,format=\(rawFormat)")]),
+        ] + encoder.elements(prefix: key, settings: settings, source: format) + [
+            .init("capsfilter", name: "\(key)_h264", [.init("caps", "video/x-h264,stream-format=avc,alignment=au")]),
+            .init("tee", name: "\(key)_tee", [.init("allow-not-linked", "true")]),
+        ]
+        return PipelinePlan.Branch(key: key, chain: chain, source: source)
+    }
+}
