@@ -26,6 +26,29 @@ public final class Sample: Sendable {
         return UInt64(duration)
     }
 
+    /// Decode time in nanoseconds, nil when unset (raw frames; equal to the presentation time
+    /// for streams without reordering).
+    public var decodeTime: UInt64? {
+        guard let dts = buffer?.pointee.dts, dts != GstClockTime.max else { return nil }
+        return UInt64(dts)
+    }
+
+    /// Whether the buffer depends on earlier ones (GST_BUFFER_FLAG_DELTA_UNIT): false for a
+    /// key frame.
+    public var isDeltaUnit: Bool {
+        guard let buffer else { return false }
+        return buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue != 0
+    }
+
+    /// The width and height the caps give (compressed video too), nil without them.
+    public var videoSize: (width: Int, height: Int)? {
+        guard let caps = gst_sample_get_caps(pointer.raw), gst_caps_get_size(caps) > 0,
+              let structure = gst_caps_get_structure(caps, 0) else { return nil }
+        var width: gint = 0, height: gint = 0
+        guard gst_structure_get_int(structure, "width", &width) != 0, gst_structure_get_int(structure, "height", &height) != 0 else { return nil }
+        return (Int(width), Int(height))
+    }
+
     /// The buffer's size in bytes.
     public var byteCount: Int {
         buffer.map { Int(gst_buffer_get_size($0)) } ?? 0

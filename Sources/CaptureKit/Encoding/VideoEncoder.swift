@@ -32,6 +32,16 @@ struct VideoEncoder: Sendable, Hashable {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).contains { $0.hasPrefix("renderD") }
     }
 
+    /// The property and value that set `bitrate` (bits per second) on a running encoder; nil
+    /// for an encoder that cannot change it while running.
+    func liveBitrate(_ bitrate: Int) -> (String, String)? {
+        switch kind {
+        case .x264enc, .vah264enc, .vaapih264enc: ("bitrate", String(max(1, bitrate / 1000)))
+        case .openh264enc: ("bitrate", String(bitrate))
+        case .v4l2h264enc: nil
+        }
+    }
+
     /// The encoder element `prefix_enc` for `settings` on a source of `source`'s size and rate,
     /// followed by `h264parse` `prefix_parse` (parameter sets with every key frame).
     func elements(prefix: String, settings: VideoCodecSettings, source: SourceFormat) -> [PipelinePlan.Element] {

@@ -52,7 +52,7 @@ extension OutputNode {
 
     func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
         let input = graph.inputs[branch.input]
-        return .init(key: branch.name, chain: self.branch(prefix: branch.name, source: SourceFormat(input)), source: input.name)
+        return .init(key: branch.name, chain: self.branch(prefix: branch.name, source: SourceFormat(input)), source: branch.stage ?? input.name)
     }
 }
 

@@ -56,6 +56,11 @@ public final class SampleBuffer: Sendable {
     public let numSamples: Int
     public let formatDescription: FormatDescription
     public let attachments: SampleAttachments
+    /// When the sample is decoded (compressed video; the presentation time otherwise).
+    public let decodeTime: CaptureTime
+    /// Whether a decoder can start at this sample: every raw frame, still and audio buffer, and
+    /// an H.264 access unit that is an IDR (with its SPS and PPS before it).
+    public let isKeyFrame: Bool
     let storage: Storage
 
     enum Storage: Sendable {
@@ -64,8 +69,10 @@ public final class SampleBuffer: Sendable {
     }
 
     init(presentationTime: CaptureTime, duration: CaptureTime, formatDescription: FormatDescription,
-         attachments: SampleAttachments, storage: Storage, numSamples: Int = 1) {
+         attachments: SampleAttachments, storage: Storage, numSamples: Int = 1, decodeTime: CaptureTime? = nil, isKeyFrame: Bool = true) {
         self.presentationTime = presentationTime
+        self.decodeTime = decodeTime ?? presentationTime
+        self.isKeyFrame = isKeyFrame
         self.duration = duration
         self.numSamples = numSamples
         self.formatDescription = formatDescription
@@ -118,6 +125,17 @@ extension SampleBuffer {
         self.init(presentationTime: CaptureTime(nanoseconds: sample.presentationTime ?? 0),
                   duration: CaptureTime(nanoseconds: sample.duration ?? 0),
                   formatDescription: format, attachments: attachments, storage: .sample(sample))
+    }
+}
+
+extension SampleBuffer {
+    /// A sample over one H.264 access unit (Annex B, parameter sets with every key frame).
+    convenience init(h264 sample: Sample, width: Int, height: Int, attachments: SampleAttachments) {
+        let format = FormatDescription(codec: .h264, pixelFormat: nil, width: width, height: height, bytesPerRow: [])
+        let pts = CaptureTime(nanoseconds: sample.presentationTime ?? 0)
+        self.init(presentationTime: pts, duration: CaptureTime(nanoseconds: sample.duration ?? 0), formatDescription: format,
+                  attachments: attachments, storage: .sample(sample),
+                  decodeTime: sample.decodeTime.map { CaptureTime(nanoseconds: $0) } ?? pts, isKeyFrame: !sample.isDeltaUnit)
     }
 }
 

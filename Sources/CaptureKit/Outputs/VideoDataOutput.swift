@@ -28,18 +28,34 @@ extension VideoDataOutputSampleBufferDelegate {
 /// longer than that loses the oldest waiting ones. No thread waits for the delegate: the camera
 /// and the other outputs run on.
 public final class VideoDataOutput: OutputNode, StreamFeeding {
-    /// The format frames are delivered in (AVVideoSettings).
+    /// The format frames are delivered in (AVVideoSettings): raw frames in a pixel format and
+    /// size, or compressed with `codec` (H.264 access units, Annex B) at `bitrate` with a key
+    /// frame at least every `keyFrameInterval` frames.
     public struct VideoSettings: Sendable, Hashable {
         /// nil keeps the device's format.
         public var pixelFormat: PixelFormat?
         /// nil keeps the device's size; both or neither.
         public var width: Int?
         public var height: Int?
+        /// `.h264` delivers compressed frames from the session's shared encode; nil raw frames.
+        public var codec: VideoCodecType?
+        /// Average bits per second of compressed frames (nil: the encoder's default for the size).
+        public var bitrate: Int?
+        /// Most frames between key frames (nil: two seconds of frames).
+        public var keyFrameInterval: Int?
 
         public init(pixelFormat: PixelFormat? = nil, width: Int? = nil, height: Int? = nil) {
             self.pixelFormat = pixelFormat
             self.width = width
             self.height = height
+        }
+
+        /// Compressed frames: `codec` (`.h264`) at `bitrate` bits per second, a key frame at least
+        /// every `keyFrameInterval` frames.
+        public init(codec: VideoCodecType, bitrate: Int? = nil, keyFrameInterval: Int? = nil) {
+            self.codec = codec
+            self.bitrate = bitrate
+            self.keyFrameInterval = keyFrameInterval
         }
     }
 
@@ -55,9 +71,11 @@ public final class VideoDataOutput: OutputNode, StreamFeeding {
         var delivery = Delivery()
         var subscribers = StreamSubscribers<SampleBuffer>()
         var layouts = LayoutCache()
+        /// The running compressed branch's entry, for key-frame requests, and its encoder.
+        var compressed: CompressedBranch?
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     private let inFlight = Atomic<Int>(0)
     /// Frames handed to the delegate's queue, or waiting in the appsink, when late frames are kept.
     static let keptFrameLimit = 4
@@ -83,6 +101,14 @@ public final class VideoDataOutput: OutputNode, StreamFeeding {
 
     /// Validates and sets the delivery format.
     public func setVideoSettings(_ settings: VideoSettings?) throws(CaptureError) {
+        if let settings, let codec = settings.codec {
+            guard settings.pixelFormat == nil, settings.width == nil, settings.height == nil else {
+                throw .invalidSetting(name: "video settings", value: "codec \(codec.rawValue) with a pixel format or size",
+                                      valid: "a codec, or a pixel format and size, not both")
+            }
+            try VideoCodecSettings(codec: codec, bitrate: settings.bitrate, keyFrameInterval: settings.keyFrameInterval)
+                .validate(available: availableVideoCodecTypes)
+        }
         if let format = settings?.pixelFormat, !availableVideoPixelFormatTypes.contains(format) {
             throw .invalidSetting(name: "video pixel format", value: format.rawValue,
                                   valid: availableVideoPixelFormatTypes.map(\.rawValue).joined(separator: ", "))
@@ -122,6 +148,7 @@ public final class VideoDataOutput: OutputNode, StreamFeeding {
 extension VideoDataOutput {
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
         let settings = videoSettings
+        if settings?.codec != nil { return compressedBranch(prefix: prefix) }
         let discardsLate = alwaysDiscardsLateVideoFrames
         let format = settings?.pixelFormat ?? source.pixelFormat
         let resized = settings?.width.map { $0 != source.width } == true || settings?.height.map { $0 != source.height } == true
@@ -154,6 +181,7 @@ extension VideoDataOutput {
     }
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
+        if videoSettings?.codec != nil { return try attachCompressed(branch) }
         let slot = branch.slot
         let sink = try branch.element("sink")
         if (try? sink.get("max-buffers")) != "1" {
@@ -185,19 +213,28 @@ extension VideoDataOutput {
     }
 
     func detach(error: CaptureError) {
-        state.withLock { $0.layouts = LayoutCache() }
+        state.withLock {
+            $0.layouts = LayoutCache()
+            $0.compressed = nil
+        }
     }
 
     /// Wraps the frame and hands it over; never runs user code here. `done`, for kept frames,
     /// runs on the delegate's queue after the delegate has the frame.
-    private func deliver(_ sample: Sample, connection: CaptureConnection, done: (@Sendable () -> Void)?) {
-        let (layout, delivery, streams) = state.withLock { state in
-            (state.layouts.layout(of: sample), state.delivery, state.subscribers.all)
+    func deliver(_ sample: Sample, connection: CaptureConnection, done: (@Sendable () -> Void)?) {
+        let (layout, delivery, streams, compressed) = state.withLock { state in
+            (state.compressed == nil ? state.layouts.layout(of: sample) : nil, state.delivery, state.subscribers.all, state.compressed != nil)
         }
-        guard let layout else { return }
         let (orientation, mirrored) = connection.orientationState
-        let buffer = SampleBuffer(sample: sample, layout: layout, attachments: SampleAttachments(
-            videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: connection.device?.uniqueID ?? ""))
+        let attachments = SampleAttachments(videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: connection.device?.uniqueID ?? "")
+        let buffer: SampleBuffer
+        if compressed, let size = sample.videoSize {
+            buffer = SampleBuffer(h264: sample, width: size.width, height: size.height, attachments: attachments)
+        } else if let layout {
+            buffer = SampleBuffer(sample: sample, layout: layout, attachments: attachments)
+        } else {
+            return
+        }
         for stream in streams { stream.yield(buffer) }
         guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
         if done == nil {
