@@ -13,21 +13,24 @@ struct Completed {
     var error: String
 }
 
-/// Runs a built product with arguments.
-func launch(_ product: String, _ arguments: [String], in directory: URL? = nil) throws -> Completed {
-    try runProcess(binaries.appendingPathComponent(product), arguments, in: directory)
+/// Runs a built product with arguments, with `environment`'s variables set (or, for nil, unset).
+func launch(_ product: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]) throws -> Completed {
+    try runProcess(binaries.appendingPathComponent(product), arguments, in: directory, environment: environment)
 }
 
-/// Runs `executable` with `arguments` in `directory`, with `pathFirst` in front of PATH, and
-/// collects its output and error (read at once, so neither pipe can fill and stall it).
-func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil, pathFirst: URL? = nil) throws -> Completed {
+/// Runs `executable` with `arguments` in `directory`, with `pathFirst` in front of PATH and
+/// `environment`'s variables set (or, for nil, unset), and collects its output and error (read
+/// at once, so neither pipe can fill and stall it).
+func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil, pathFirst: URL? = nil,
+                environment changes: [String: String?] = [:]) throws -> Completed {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
-    if let pathFirst {
+    if pathFirst != nil || !changes.isEmpty {
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = pathFirst.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        if let pathFirst { environment["PATH"] = pathFirst.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
+        for (name, value) in changes { environment[name] = value }
         process.environment = environment
     }
     let out = Pipe(), err = Pipe()

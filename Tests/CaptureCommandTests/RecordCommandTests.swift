@@ -212,6 +212,34 @@ struct RecordCommandTests {
         #expect(try Probe(file).stream("video") != nil)
     }
 
+    @Test("-d screen records the screen $DISPLAY names, at its size; `capture devices` lists it",
+          .enabled(if: XvfbDisplay.isInstalled, "Xvfb is not installed (make test installs it: scripts/apt-packages.txt)"))
+    func screen() throws {
+        let xvfb = try XvfbDisplay(width: 800, height: 600)
+        let devices = try launch("capture", ["devices"], environment: ["DISPLAY": xvfb.name])
+        #expect(devices.output.contains("Screen \(xvfb.name) [screen:\(xvfb.name)]") && devices.output.contains("800x600 bgrx 1-60 fps  (active)"),
+                "\(devices.output)")
+        let file = try scratchDirectory().appendingPathComponent("screen.mp4")
+        let result = try launch("capture", ["record", "-d", "screen", "--duration", "1", "-o", file.path], environment: ["DISPLAY": xvfb.name])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == file.path + "\n")
+        let probe = try Probe(file)
+        let video = try #require(probe.stream("video"), "\(probe.fields)")
+        #expect(probe.field(video, "codec_name") == "h264")
+        #expect(probe.field(video, "width") == "800" && probe.field(video, "height") == "600")
+        let frames = try #require(Int(probe.field(video, "nb_read_frames") ?? ""))
+        #expect(abs(frames - 30) <= 1, "\(frames) frames in 1 s at 30 fps")
+    }
+
+    @Test("with $DISPLAY unset, -d screen is an error naming the devices there are")
+    func noScreen() throws {
+        let file = try scratchDirectory().appendingPathComponent("screen.mp4")
+        let result = try launch("capture", ["record", "-d", "screen", "--duration", "1", "-o", file.path], environment: ["DISPLAY": nil])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.error.contains("no device 'screen'; available: 0: virtual:back"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test("an extension no container is made for is an error naming the ones there are")
     func unsupportedExtension() throws {
         let file = try scratchDirectory().appendingPathComponent("clip.avi")

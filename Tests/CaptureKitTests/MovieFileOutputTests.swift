@@ -6,9 +6,10 @@ import Testing
 /// tracks' alignment, and the delegate's order.
 @Suite("Movie file output", .serialized)
 struct MovieFileOutputTests {
-    /// A 640x480 virtual camera and the virtual microphone, with a movie output and a video data output.
-    static func session(audio: Bool = true, outputs: [any CaptureOutput]) throws -> TestSession {
-        let test = try TestSession(preset: .vga640x480, outputs: [])
+    /// A 640x480 virtual camera (or `device` at `preset`) and the virtual microphone, with a movie output and a video data output.
+    static func session(audio: Bool = true, device: CaptureDevice = .find(virtual: .back), preset: SessionPreset = .vga640x480,
+                        outputs: [any CaptureOutput]) throws -> TestSession {
+        let test = try TestSession(preset: preset, device: device, outputs: [])
         if audio {
             let mic = try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })
             try test.session.addInput(CaptureDeviceInput(device: mic))
@@ -17,13 +18,15 @@ struct MovieFileOutputTests {
         return test
     }
 
-    /// Records for `seconds` to a new file with `ext`, and returns the file, the delegate and the output.
+    /// Records for `seconds` to a new file with `ext` (from `device` at `preset`, the virtual
+    /// camera at 640x480 unless told), and returns the file, the delegate and the output.
     static func record(_ ext: String, seconds: Double, audio: Bool = true,
+                       device: CaptureDevice = .find(virtual: .back), preset: SessionPreset = .vga640x480,
                        configure: (MovieFileOutput) -> Void = { _ in },
                        connection: (CaptureConnection) -> Void = { _ in }) async throws -> (URL, RecordingEvents, MovieFileOutput) {
         let movie = MovieFileOutput()
         configure(movie)
-        let test = try session(audio: audio, outputs: [movie])
+        let test = try session(audio: audio, device: device, preset: preset, outputs: [movie])
         connection(try #require(movie.connection(with: .video)))
         try await test.session.startRunning()
         defer { test.session.stopRunning() }

@@ -20,7 +20,9 @@ extension CaptureDevice {
 
     /// Every device: cameras found by GstDeviceMonitor, then the virtual back and front cameras
     /// where no hardware camera is connected or where `listsVirtualDevices` asks for them (so that
-    /// code choosing a camera by position finds the real one); then microphones found by
+    /// code choosing a camera by position finds the real one); then the screen of the X display
+    /// `$DISPLAY` names, when one answers (`screen:` and the display, e.g. `screen::99`,
+    /// grabbed by `ximagesrc`; none where `$DISPLAY` is unset); then microphones found by
     /// GstDeviceMonitor (class Audio/Source: PulseAudio, PipeWire, ALSA) and the virtual
     /// microphone, which is always listed. The virtual cameras are always found by uniqueID and
     /// by `find("virtual")`.
@@ -41,29 +43,32 @@ extension CaptureDevice {
     }
 
     /// The default device for `mediaType`: for video the first hardware camera, or the virtual
-    /// back camera where none is connected; for audio the first hardware microphone (the sound
+    /// back camera where none is connected (never a screen); for audio the first hardware microphone (the sound
     /// server's default source where it says which), or the virtual microphone. Nil for media
     /// types no device produces.
     public static func `default`(for mediaType: MediaType) -> CaptureDevice? {
         DeviceRegistry.shared.defaultDevice(for: mediaType)
     }
 
-    /// The device with that uniqueID, if present (the virtual cameras always are). A camera
-    /// unplugged and plugged in again is a new device: its old instance stays disconnected.
+    /// The device with that uniqueID, if present (the virtual cameras always are; a screen's,
+    /// `screen:<display>`, when that X display answers, whether or not `$DISPLAY` names it). A
+    /// camera unplugged and plugged in again is a new device: its old instance stays disconnected.
     public convenience init?(uniqueID: String) {
         guard let device = DeviceRegistry.shared.device(uniqueID: uniqueID) else { return nil }
         self.init(sharing: device)
     }
 
     /// A device by uniqueID, localized name, index in `devices()`, "virtual" / "virtual-front",
-    /// "default" (`default(for: .video)`, else the virtual back camera), or the path of its V4L2
-    /// node (or a link to it). A path opens that node alone, without discovering other devices.
+    /// "screen" (the screen of `$DISPLAY`), "default" (`default(for: .video)`, else the virtual
+    /// back camera), or the path of its V4L2 node (or a link to it). A path opens that node alone,
+    /// without discovering other devices.
     public static func find(_ reference: String) throws(CaptureError) -> CaptureDevice {
         switch reference {
         case "default": return `default`(for: .video) ?? VirtualCamera.back
         case "virtual", "virtual-back", VirtualCamera.back.uniqueID: return VirtualCamera.back
         case "virtual-front", VirtualCamera.front.uniqueID: return VirtualCamera.front
-        default: break
+        case "screen": if let screen = DeviceRegistry.shared.screens().first { return screen }
+        default: if reference.hasPrefix(ScreenDescription.uniqueIDPrefix), let screen = DeviceRegistry.shared.device(uniqueID: reference) { return screen }
         }
         if reference.hasPrefix("/"), let device = DeviceRegistry.shared.device(atPath: reference) { return device }
         let all = devices()
@@ -84,12 +89,14 @@ final class DeviceRegistry: Sendable {
     /// The camera (Video/Source) and microphone (Audio/Source) monitors, with their hot-plug
     /// watches; apart, so that one kind failing to start leaves the other monitored.
     private let monitor = Mutex<[(DeviceMonitor, BusWatch?)]?>(nil)
+    /// Screens by uniqueID: one object per display while it answers with the same screen.
+    private let knownScreens = Mutex<[String: CaptureDevice]>([:])
     /// `CaptureDevice.listsVirtualDevices`.
     let listsVirtual = Atomic<Bool>(ProcessInfo.processInfo.environment["CAPTUREKIT_VIRTUAL_DEVICES"] == "1")
 
-    /// Cameras, then microphones.
+    /// Cameras, then screens, then microphones.
     func devices() -> [CaptureDevice] {
-        cameras() + microphones()
+        cameras() + screens() + microphones()
     }
 
     /// Hardware cameras in the order found, then the virtual cameras where none is connected or
@@ -114,9 +121,31 @@ final class DeviceRegistry: Sendable {
         return known.withLock { known in order.compactMap { known[$0] }.filter(\.isConnected) }
     }
 
-    /// The first hardware device for `mediaType`, else the first listed one (a virtual one).
+    /// The screen of the display `$DISPLAY` names, when it answers; none where it is unset.
+    func screens() -> [CaptureDevice] {
+        guard let display = ScreenDescription.currentDisplay, let screen = screen(display: display) else { return [] }
+        return [screen]
+    }
+
+    /// The screen of `display`, asked afresh: the device found before while the display answers
+    /// with the same screen, else a new one (the old one disconnected); nil when it does not answer.
+    func screen(display: String) -> CaptureDevice? {
+        let uniqueID = ScreenDescription.uniqueIDPrefix + display
+        let description = display.isEmpty ? nil : ScreenDescription.probe(display: display)
+        return knownScreens.withLock { known in
+            if let description, let existing = known[uniqueID], existing.isConnected, existing.formats == [description.format] {
+                return existing
+            }
+            known[uniqueID]?.setConnected(false)
+            known[uniqueID] = description?.makeDevice()
+            return known[uniqueID]
+        }
+    }
+
+    /// The first hardware device for `mediaType`, else the first listed one (a virtual one);
+    /// never a screen.
     func defaultDevice(for mediaType: MediaType) -> CaptureDevice? {
-        let candidates = devices().filter { $0.hasMediaType(mediaType) }
+        let candidates = (cameras() + microphones()).filter { $0.hasMediaType(mediaType) }
         return candidates.first { !$0.backend.isBuiltIn } ?? candidates.first
     }
 
@@ -125,6 +154,7 @@ final class DeviceRegistry: Sendable {
         if uniqueID == VirtualCamera.back.uniqueID { return VirtualCamera.back }
         if uniqueID == VirtualCamera.front.uniqueID { return VirtualCamera.front }
         if uniqueID == VirtualMicrophone.uniqueID { return VirtualMicrophone.device }
+        if uniqueID.hasPrefix(ScreenDescription.uniqueIDPrefix) { return screen(display: String(uniqueID.dropFirst(ScreenDescription.uniqueIDPrefix.count))) }
         startMonitoringIfNeeded()
         return known.withLock { $0[uniqueID] }.flatMap { $0.isConnected ? $0 : nil }
     }

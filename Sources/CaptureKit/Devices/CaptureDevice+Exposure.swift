@@ -26,10 +26,11 @@ extension CaptureDevice {
     /// Whether the device offers `mode`. The virtual camera offers every mode (CaptureKit's
     /// exposure loop meters its frames); V4L2 cameras what their controls give (SPEC.md's
     /// mapping: auto_exposure, exposure_time_absolute, gain or iso_sensitivity), with the same
-    /// loop where a camera has manual exposure but no auto exposure.
+    /// loop where a camera has manual exposure but no auto exposure. Microphones and screens,
+    /// which have no sensor, offer none.
     public func isExposureModeSupported(_ mode: ExposureMode) -> Bool {
         if backend.simulatesSensor { return true }
-        guard backend.devicePath != nil else { return mode == .continuousAutoExposure && hasMediaType(.video) }
+        guard backend.devicePath != nil else { return mode == .continuousAutoExposure && backend.hasExposure }
         return switch mode {
         case .continuousAutoExposure: v4l2Mapping == nil || v4l2Mapping![.exposureContinuous].isSupported
         case .autoExpose: runsExposureLoop

@@ -3,7 +3,7 @@ import Observation
 import GStreamerSwift
 import Synchronization
 
-/// A camera or microphone (AVCaptureDevice).
+/// A camera, screen or microphone (AVCaptureDevice).
 ///
 /// Every handle to the same `uniqueID` shares one state, so a configuration made through one
 /// reference is seen through all (`==` holds between handles of one device; a camera plugged in again is a new device). Safe to use from any thread.
@@ -13,7 +13,8 @@ import Synchronization
 /// or thread made them; `values(of:)` gives them as an AsyncSequence.
 public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, Observable {
     /// Stable across reconnects: the /dev/v4l/by-id path for V4L2 cameras, "virtual:back" and
-    /// "virtual:front" for the virtual cameras.
+    /// "virtual:front" for the virtual cameras, "screen:" and the X display for a screen
+    /// ("screen::99").
     public let uniqueID: String
     /// The model: USB vendor:product, or driver and card name.
     public let modelID: String
@@ -194,7 +195,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         state.withLock { $0.activeFrameRate ?? $0.activeFormat.defaultFrameRate }
     }
 
-    /// The media types the device produces: video for cameras, audio for microphones.
+    /// The media types the device produces: video for cameras and screens, audio for microphones.
     public var mediaTypes: Set<MediaType> { [backend.mediaType] }
 
     /// Whether the device produces `mediaType`.

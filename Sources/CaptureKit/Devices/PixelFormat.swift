@@ -14,6 +14,7 @@ public enum PixelFormat: String, Sendable, Hashable, CaseIterable, CustomStringC
         switch self {
         case .mjpeg, .h264: nil
         case .gray8: "GRAY8"
+        case .bgrx: "BGRx"
         default: rawValue.uppercased()
         }
     }

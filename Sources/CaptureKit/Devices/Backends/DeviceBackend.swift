@@ -10,6 +10,9 @@ protocol DeviceBackend: Sendable {
     /// One of CaptureKit's own devices (virtual camera or microphone), which stand in where no
     /// hardware exists and are listed after it.
     var isBuiltIn: Bool { get }
+    /// Whether a sensor exposes the device's frames (cameras); a device without one (a
+    /// microphone, a screen) supports no exposure mode.
+    var hasExposure: Bool { get }
     /// The virtual sensor renders the device's frames, so every camera control is simulated
     /// (on a frame boundary, with exact sync times).
     var simulatesSensor: Bool { get }
@@ -29,6 +32,7 @@ protocol DeviceBackend: Sendable {
 
 extension DeviceBackend {
     var isBuiltIn: Bool { false }
+    var hasExposure: Bool { mediaType == .video }
     var simulatesSensor: Bool { false }
     var runsAutoControl: Bool { mediaType == .video }
     var devicePath: String? { nil }

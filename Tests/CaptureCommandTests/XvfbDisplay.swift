@@ -1,0 +1,1 @@
+../CaptureKitTests/Support/XvfbDisplay.swift

@@ -1,0 +1,72 @@
+import Foundation
+
+/// An X server of a test's own: `Xvfb` on a display number it picks itself (`-displayfd`, so
+/// tests never guess a free one), with one 24-bit screen, stopped when the test is done.
+/// Shared by the CaptureKit and command tests (the command tests' copy is a link to this file).
+final class XvfbDisplay {
+    static let executable = "/usr/bin/Xvfb"
+    /// Whether Xvfb is installed (`make test` installs it: scripts/apt-packages.txt).
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
+    /// The display's name, e.g. ":3", as `$DISPLAY` takes it.
+    let name: String
+    private let number: Int
+    private let server: Process
+    private let size: (width: Int, height: Int)
+    /// The windows `paint` opened; they end with the server.
+    private var painters: [Process] = []
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts Xvfb with a `width`x`height` screen; returns once it accepts connections (Xvfb
+    /// writes the display number then).
+    init(width: Int = 800, height: Int = 600) throws {
+        size = (width, height)
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: Self.executable)
+        server.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"]
+        let numberPipe = Pipe()
+        server.standardOutput = numberPipe
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        var written = ""
+        while !written.hasSuffix("\n") {
+            let data = numberPipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            written += String(decoding: data, as: UTF8.self)
+        }
+        guard let display = Int(written.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+            throw StartFailure(description: "Xvfb did not start: it wrote '\(written)' for its display number")
+        }
+        number = display
+        name = ":\(display)"
+    }
+
+    /// Stops the server with SIGKILL (it inherits the test threads' signal mask, which blocks
+    /// SIGTERM), then removes the lock file and socket it can no longer remove itself.
+    deinit {
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+        for painter in painters { painter.waitUntilExit() }
+        for leftover in ["/tmp/.X\(number)-lock", "/tmp/.X11-unix/X\(number)"] { try? FileManager.default.removeItem(atPath: leftover) }
+    }
+
+    /// Covers the screen with `colour` ("#ff0000"), over what was painted before: a borderless
+    /// `xmessage` window of the screen's size at its origin, its text and button in the same
+    /// colour (no window manager needed). It shows a moment after this returns; it stays until
+    /// the server stops. (`xsetroot -solid` leaves Xvfb's root window as it was.)
+    func paint(_ colour: String) throws {
+        let painter = Process()
+        painter.executableURL = URL(fileURLWithPath: "/usr/bin/xmessage")
+        painter.arguments = ["-display", name, "-geometry", "\(size.width)x\(size.height)+0+0", "-bw", "0",
+                             "-bg", colour, "-fg", colour, "-bd", colour, " "]
+        painter.standardOutput = FileHandle.nullDevice
+        painter.standardError = FileHandle.nullDevice
+        try painter.run()
+        painters.append(painter)
+    }
+}
