@@ -169,6 +169,8 @@ extension CaptureDevice {
         guard isExposureModeSupported(.custom) else { throw .unsupported(feature: "custom exposure", device: uniqueID) }
         try validateExposure(duration: duration, iso: iso)
         let viaControls = v4l2Mapping != nil
+        let pace = pacedFrameRate
+        defer { paceChanged(from: pace) }
         let (newDuration, newISO) = withState { state in
             state.exposure.mode = .custom
             if duration.timescale != 0 { state.exposure.duration = duration }

@@ -39,8 +39,19 @@ extension CaptureDevice {
         return try running.writeV4L2Controls("c," + pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
     }
 
-    /// The exposure limits: the virtual camera's format, or what a V4L2 camera's controls allow.
+    /// The exposure limits a custom exposure and a bracket are held to: the sensor's, and on
+    /// the virtual camera no longer than `activeVideoMaxFrameDuration` (its exposure paces
+    /// its frames; a V4L2 camera keeps what its controls allow).
     var exposureLimits: (duration: ClosedRange<Double>, iso: ClosedRange<Double>) {
+        let limits = sensorExposureLimits
+        guard backend.simulatesSensor else { return limits }
+        let longest = readState(\.longestFrameDuration)
+        return (limits.duration.lowerBound...max(limits.duration.lowerBound, min(limits.duration.upperBound, longest)), limits.iso)
+    }
+
+    /// The sensor's exposure limits: the virtual camera's format, or what a V4L2 camera's
+    /// controls allow.
+    var sensorExposureLimits: (duration: ClosedRange<Double>, iso: ClosedRange<Double>) {
         if let mapping = v4l2Mapping {
             let durations = mapping.exposureDurationRange.map { $0.lowerBound.seconds...$0.upperBound.seconds } ?? 0...0
             let isos = mapping.isoRange.map { Double($0.lowerBound)...Double($0.upperBound) } ?? 0...0
