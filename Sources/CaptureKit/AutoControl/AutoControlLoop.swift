@@ -87,7 +87,10 @@ final class AutoControlLoop: Sendable {
             stepFocus(stats, settings, &loop, &update)
         }
         apply(update, settings)
-        if !isVirtual, let time { device.sensorApplied(generation: settings.generation, at: time) }
+        if !isVirtual, let time {
+            device.sensorApplied(generation: settings.generation, at: time)
+            device.frameMetered(meanLuma: stats.meanLuma, at: time)
+        }
     }
 
     // MARK: Metering

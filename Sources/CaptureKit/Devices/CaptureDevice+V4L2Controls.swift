@@ -60,13 +60,6 @@ extension CaptureDevice {
         let format = activeFormat
         return (format.minExposureDuration.seconds...format.maxExposureDuration.seconds, Double(format.minISO)...Double(format.maxISO))
     }
-
-    /// Calls `handler` with `time` (V4L2: the running time of the write, best effort; zero when
-    /// no session runs the device) on the device callback queue.
-    func complete(_ handler: (@Sendable (CaptureTime) -> Void)?, at time: CaptureTime?) {
-        guard let handler else { return }
-        CaptureDevice.callbacks.async { handler(time ?? .zero) }
-    }
 }
 
 extension ExposureState {
