@@ -274,8 +274,13 @@ extension CaptureDevice {
 }
 
 extension CaptureDevice {
-    /// Sets (or clears) a bracket override and waits for the first frame exposed with it.
+    /// Sets (or clears) a bracket override and waits for the first frame exposed with it (V4L2:
+    /// `applyV4L2BracketOverride`).
     func applyBracketOverride(_ override: ExposureOverride?) async {
+        guard backend.simulatesSensor else {
+            await applyV4L2BracketOverride(override)
+            return
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             withState { state in
                 state.exposure.override = override
