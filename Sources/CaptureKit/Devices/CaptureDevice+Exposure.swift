@@ -267,7 +267,9 @@ extension CaptureDevice {
         let bias = requested == Self.currentExposureTargetBias ? exposure.bias : requested
         let factor = pow(2, Double(bias - exposure.bias - exposure.targetOffset))
         let light = exposure.duration.seconds * Double(exposure.iso) * factor
-        let seconds = min(limits.duration.upperBound, max(limits.duration.lowerBound, exposure.duration.seconds * factor))
+        // A camera with a gain and no exposure time (0...0) keeps its duration: ISO takes it all.
+        let seconds = limits.duration.upperBound > 0
+            ? min(limits.duration.upperBound, max(limits.duration.lowerBound, exposure.duration.seconds * factor)) : exposure.duration.seconds
         let iso = min(limits.iso.upperBound, max(limits.iso.lowerBound, light / seconds))
         return .bias(bias, duration: ExposureState.duration(seconds), iso: Float(iso))
     }

@@ -71,8 +71,9 @@ extension ExposureState {
         if let time = uses.first(where: { $0.name.hasPrefix("exposure") })?.control.value {
             duration = V4L2ControlMapping.duration(time)
         }
-        if let gain = uses.first(where: { !$0.name.hasPrefix("exposure") && $0.setting == nil })?.control.value,
-           let iso = mapping.iso(forGain: gain) {
+        // The gain beside the exposure time, or alone on a camera with a gain only (vivid).
+        let gainUse = uses.first { !$0.name.hasPrefix("exposure") && $0.setting == nil } ?? mapping[.iso].uses.first { $0.setting == nil }
+        if let gain = gainUse?.control.value, let iso = mapping.iso(forGain: gain) {
             self.iso = iso
         }
     }

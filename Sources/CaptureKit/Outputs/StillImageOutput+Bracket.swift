@@ -26,7 +26,7 @@ extension StillImageOutput {
     /// per image, in order, with the settings it used, on the output's queue (after the handlers
     /// of earlier requests). Throws at once for
     /// an empty or mixed bracket, more than `maxBracketedCaptureStillImageCount` images, values
-    /// out of range, a device without manual exposure, or an inactive connection.
+    /// out of range, a device with neither manual exposure nor a gain control, or an inactive connection.
     public func captureStillImageBracket(from connection: CaptureConnection,
                                          withSettingsArray settings: [any BracketedStillImageSettings],
                                          completionHandler: @escaping @Sendable (SampleBuffer?, (any BracketedStillImageSettings)?, CaptureError?) -> Void) throws(CaptureError) {
@@ -65,8 +65,8 @@ extension StillImageOutput {
             throw .invalidSetting(name: "bracket", value: "mixed settings", valid: "all AutoExposure… or all ManualExposure…BracketedStillImageSettings")
         }
         // Brackets override exposure per image: in the virtual sensor, or through a V4L2
-        // camera's manual exposure controls.
-        guard device.isExposureModeSupported(.custom) else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
+        // camera's manual exposure controls (its gain alone where it has no exposure time).
+        guard device.isExposureModeSupported(.custom) || device.v4l2Provides(.iso) else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
         if !autos.isEmpty { device.refreshV4L2Exposure() }
         var overrides: [ExposureOverride] = []
         for auto in autos {
