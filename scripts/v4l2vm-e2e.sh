@@ -37,9 +37,9 @@ grep -q '^brightness ' "$out/controls.txt" || { echo "no raw brightness control"
 grep -q '^iso .*device(gain_automatic=0, gain' "$out/controls.txt" || { echo "ISO not mapped onto gain"; exit 1; }
 if [ -x .build/debug/CaptureKitPackageTests.xctest ]; then
   echo "== live V4L2 tests (brightness on the running pipeline; the software exposure loop on vivid's gain;"
-  echo "   digital zoom in the pipeline; ioctl discovery matches v4l2-ctl; a camera given by path is described"
+  echo "   digital zoom in the pipeline; frame durations and a bracket; ioctl discovery matches v4l2-ctl; a camera given by path is described"
   echo "   alone as the device monitor describes it; then the disconnect control)"
-  for filter in 'brightnessWhileRunning|softwareExposureLoop|pipelineZoom|liveDevice|probedByPath|V4L2LiveTests/controlReport|V4L2LiveTests/stillMetadata' 'disconnectWhileRunning'; do
+  for filter in 'brightnessWhileRunning|softwareExposureLoop|pipelineZoom|liveDevice|probedByPath|V4L2LiveTests/controlReport|V4L2LiveTests/stillMetadata|frameDurationsOnVivid|bracketOnVivid' 'disconnectWhileRunning'; do
     .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing --filter "$filter" 2>&1 \
       | grep -E '✔|✘|recorded|software AE|digital zoom|probedByPath' | sed 's/\x1b\[[0-9;]*m//g' | tee -a "$out/live.txt"
   done

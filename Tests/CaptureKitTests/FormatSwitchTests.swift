@@ -42,7 +42,14 @@ struct FormatSwitchTests {
         }
         try device.setActiveVideoMinFrameDuration(CaptureTime(value: 1, timescale: 15))
         let session = live.test.session
-        _ = try await live.frames(until: { session.pipelineDescription.contains("framerate=15/1") }, minimum: 1, limit: 10)
+        #expect(session.pipelineDescription.contains("framerate=15/1"))
+        // The source renegotiates between two frames (a live caps change, no restart): frames
+        // already on their way keep the old rate, so wait for the first new step.
+        var previous = try await live.next().presentationTime.seconds
+        _ = try await live.frames(untilSample: { sample in
+            defer { previous = sample.presentationTime.seconds }
+            return sample.presentationTime.seconds - previous > 1.0 / 20
+        }, limit: 10)
         let first = try await live.next(), second = try await live.next()
         #expect(abs((second.presentationTime.seconds - first.presentationTime.seconds) - 1.0 / 15) < 0.002)
 
@@ -62,6 +69,53 @@ struct FormatSwitchTests {
         let a = try await live.next(), b = try await live.next()
         #expect(abs((b.presentationTime.seconds - a.presentationTime.seconds) - 1.0 / 60) < 0.002, "60 fps")
         #expect(throws: CaptureError.self) { try device.setActiveVideoMaxFrameDuration(CaptureTime(value: 1, timescale: 1000)) }
+    }
+
+    @Test("activeVideoMaxFrameDuration lets the device slow down in low light, and min = max = 1/15 s gives 15 fps (seed 000)")
+    func maxFrameDurationLowersTheRate() async throws {
+        let device = CaptureDevice.find(virtual: .back)
+        var live = try await LiveFrames(device: device)
+        defer { live.stop() }
+        try device.lockForConfiguration()
+        defer {
+            device.setVirtualSceneLight(ev: 0)
+            try? device.setActiveVideoMinFrameDuration(CaptureDevice.defaultFrameDuration)
+            try? device.setActiveVideoMaxFrameDuration(CaptureDevice.defaultFrameDuration)
+            device.unlockForConfiguration()
+            device.restoreDefaultControls()
+        }
+        let session = live.test.session
+        func expectRate(_ expected: Double, _ what: String) async throws {
+            let rate = try await live.measuredRate()
+            #expect(abs(rate - expected) <= 0.15 * expected, "\(what): \(rate) fps, expected \(expected)")
+        }
+        try await expectRate(30, "bright scene")
+        // 3 EV darker needs 1/15 s at ISO 100: with the default maximum, auto exposure keeps
+        // 1/30 s and raises ISO instead.
+        device.setVirtualSceneLight(ev: -3)
+        try await live.frames(until: { !device.isAdjustingExposure && abs(device.exposureTargetOffset) < 0.2 }, minimum: 4)
+        #expect(device.exposureDuration.seconds <= 1.0 / 30 + 1e-6, "\(device.exposureDuration)")
+        try await expectRate(30, "dark scene, maximum frame duration 1/30 s")
+
+        try device.setActiveVideoMaxFrameDuration(CaptureTime(value: 1, timescale: 15))
+        #expect(device.activeVideoMinFrameDuration == CaptureTime(value: 1, timescale: 30))
+        // Auto exposure lengthens the exposure to about 1/15 s (within its 0.1 EV tolerance).
+        try await live.frames(until: { device.exposureDuration.seconds > 1.0 / 20 && !device.isAdjustingExposure },
+                              minimum: 4, "exposure \(device.exposureDuration)")
+        _ = try await live.frames(untilSample: { _ in !session.pipelineDescription.contains("framerate=30/1") })
+        try await expectRate(15, "dark scene, maximum frame duration 1/15 s")
+
+        device.setVirtualSceneLight(ev: 0)
+        try await live.frames(until: { device.exposureDuration.seconds < 1.0 / 30 && !device.isAdjustingExposure }, minimum: 4,
+                              "exposure \(device.exposureDuration)")
+        _ = try await live.frames(untilSample: { _ in session.pipelineDescription.contains("framerate=30/1") })
+        try await expectRate(30, "bright again")
+
+        try device.setActiveVideoMinFrameDuration(CaptureTime(value: 1, timescale: 15))
+        #expect(device.activeVideoMaxFrameDuration == CaptureTime(value: 1, timescale: 15))
+        _ = try await live.frames(untilSample: { _ in session.pipelineDescription.contains("framerate=15/1") })
+        try await expectRate(15, "min = max = 1/15 s")
+        #expect(session.isRunning)
     }
 
     @Test("cameras without optical zoom zoom digitally in the pipeline (videocrop + videoscale), live and ramped")

@@ -86,6 +86,9 @@ struct ObservablePropertyTests {
         row(\.isSubjectAreaChangeMonitoringEnabled, "isSubjectAreaChangeMonitoringEnabled") { try $0.setSubjectAreaChangeMonitoringEnabled(true) },
         row(\.activeVideoMinFrameDuration, "activeVideoMinFrameDuration (a rate-only change)") { try $0.setActiveVideoMinFrameDuration(CaptureTime(value: 1, timescale: 15)) },
         row(\.activeVideoMaxFrameDuration, "activeVideoMaxFrameDuration") { try $0.setActiveVideoMaxFrameDuration(CaptureTime(value: 1, timescale: 15)) },
+        row(\.activeVideoMaxFrameDuration, "activeVideoMaxFrameDuration following the minimum (min = max = 1/15 s: 15 fps)") {
+            try $0.setActiveVideoMinFrameDuration(CaptureTime(value: 1, timescale: 15))
+        },
         row(\.activeFormat, "activeFormat") { device in try device.setActiveFormat(device.formats.first { $0 != device.activeFormat }!) },
         row(\.isConnected, "isConnected (the virtual camera unplugged)") { try $0.injectFault(.unplugged) },
     ]

@@ -66,6 +66,25 @@ struct PlanDiffTests {
         #expect(switched.diff(to: smaller) == [.replaceSource(try #require(smaller.sources.first))])
     }
 
+    @Test("a frame-rate change is a live caps change of the source; a new format still replaces it")
+    func liveFrameRate() throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let (session, _) = try session([VideoDataOutput()], device: device)
+        try device.lockForConfiguration()
+        defer {
+            try? device.setActiveVideoMinFrameDuration(CaptureDevice.defaultFrameDuration)
+            device.unlockForConfiguration()
+        }
+        let before = session.pipelinePlan
+        try device.setActiveVideoMinFrameDuration(CaptureTime(value: 1, timescale: 15))
+        let slower = session.pipelinePlan
+        #expect(before.diff(to: slower) == [.setProperty(element: "input0_caps", name: "caps",
+                                                         value: "video/x-raw,format=BGRA,width=640,height=480,framerate=15/1")])
+        try device.setActiveFormat(try #require(device.formats.first { $0.width == 352 }))
+        let smaller = session.pipelinePlan
+        #expect(slower.diff(to: smaller) == [.replaceSource(try #require(smaller.sources.first))])
+    }
+
     @Test("digital zoom on a camera that crops in the pipeline is a live property change of its source")
     func liveSourceProperties() throws {
         let old = PipelinePlan.Source(key: "input0", mediaType: .video, device: "usb-cam", elements: [

@@ -111,25 +111,29 @@ struct V4L2LiveTests {
         var iterator = stream.makeAsyncIterator()
         for _ in 0..<10 { _ = await iterator.next() }
         let before = try Self.meanLuma(try #require(await iterator.next()))
-        let gainBefore = device.readState { $0.v4l2Controls["gain"] }
+        // The loop starts from vivid's gain (94 of 255: ISO 653) and, vivid's picture metering
+        // under middle gray, takes it up to the unboosted ISO 800 over the first frames.
+        let discovered = try #require(device.v4l2Mapping?[.iso].uses.first { $0.setting == nil }?.control.value)
+        let gainBefore = device.readState { $0.v4l2Controls["gain"] } ?? discovered
         try device.lockForConfiguration()
         defer {
             try? device.setExposureTargetBias(0)
             device.unlockForConfiguration()
         }
-        try device.setExposureTargetBias(2)
+        try device.setExposureTargetBias(-2)
         var after = before
         for _ in 0..<60 {
             after = try Self.meanLuma(try #require(await iterator.next()))
             if !device.isAdjustingExposure && device.readState({ $0.v4l2Controls["gain"] }) != gainBefore { break }
         }
         let gainAfter = device.readState { $0.v4l2Controls["gain"] }
-        print("software AE on vivid: mean luma \(before) -> \(after), gain \(gainBefore.map(String.init) ?? "-") -> \(gainAfter.map(String.init) ?? "-"), offset \(device.exposureTargetOffset)")
+        print("software AE on vivid: mean luma \(before) -> \(after), gain \(gainBefore) -> \(gainAfter.map(String.init) ?? "-"), offset \(device.exposureTargetOffset)")
         // vivid's picture does not follow its gain (measured: mean luma 86.7 -> 86.7 while the
         // loop took the gain from 28 to its maximum), so the loop can only be seen driving the
-        // control towards the brighter target, and the meter reporting the frame under it.
-        #expect((gainAfter ?? 0) > (gainBefore ?? 0), "the loop raised the gain")
-        #expect(device.exposureTargetOffset < -1, "metered from the frames: \(device.exposureTargetOffset) EV under the +2 EV target")
+        // control towards the target (at ISO 800 already, so a darker one: -2 EV), and the meter
+        // reporting the frame over it.
+        #expect((gainAfter ?? .max) < gainBefore, "the loop lowered the gain")
+        #expect(device.exposureTargetOffset > 1, "metered from the frames: \(device.exposureTargetOffset) EV over the -2 EV target")
     }
 
     @Test("vivid has no zoom_absolute: digital zoom crops in the running pipeline")
@@ -163,5 +167,53 @@ struct V4L2LiveTests {
         for _ in 0..<10 { zoomed = try changes(try #require(await iterator.next())) }
         print("digital zoom on vivid: \(wide) -> \(zoomed) bar edges")
         #expect(zoomed < wide, "\(wide) -> \(zoomed) bar edges")
+    }
+
+    @Test("vivid: both frame durations at 1/15 s slow the driver to 15 fps, changed live between frames (seed 000)")
+    func frameDurationsOnVivid() async throws {
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
+        var live = try await LiveFrames(device: device, preset: .vga640x480)
+        defer { live.stop() }
+        try #require(device.activeFormat.supportsFrameRate(15), "\(device.activeFormat)")
+        let before = try await live.measuredRate()
+        let fifteen = CaptureTime(value: 1, timescale: 15)
+        try device.lockForConfiguration()
+        defer {
+            try? device.setActiveVideoMinFrameDuration(CaptureDevice.defaultFrameDuration)
+            try? device.setActiveVideoMaxFrameDuration(CaptureDevice.defaultFrameDuration)
+            device.unlockForConfiguration()
+        }
+        try device.setActiveVideoMaxFrameDuration(fifteen)
+        try device.setActiveVideoMinFrameDuration(fifteen)
+        var previous = try await live.next().presentationTime.seconds
+        _ = try await live.frames(untilSample: { sample in
+            defer { previous = sample.presentationTime.seconds }
+            return sample.presentationTime.seconds - previous > 1.0 / 20
+        })
+        let after = try await live.measuredRate()
+        print("frame durations on vivid: \(before) fps -> \(after) fps")
+        #expect(abs(after - 15) <= 0.15 * 15, "\(before) -> \(after) fps")
+        #expect(live.test.session.isRunning)
+    }
+
+    @Test("vivid (a gain, no exposure time): a bracket takes one still per ISO through the gain control, each once a frame carries it, and the flash stays off")
+    func bracketOnVivid() async throws {
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
+        #expect(!device.isExposureModeSupported(.custom) && device.v4l2Provides(.iso), "vivid has a gain and no exposure time")
+        let still = StillImageOutput()
+        let test = try TestSession(preset: .vga640x480, device: device, outputs: [still])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let isos = device.exposureLimits.iso
+        let settings = [isos.lowerBound, isos.upperBound].map {
+            ManualExposureBracketedStillImageSettings(exposureDuration: CaptureDevice.currentExposureDuration, iso: Float($0))
+        }
+        let written = try await BracketTests.jpegFiles(still, try #require(still.connection(with: .video)), settings)
+        let tags = try written.map { try exifTags($0, ["ISO", "Flash"]) }
+        print("bracket on vivid: \(tags)")
+        let written0 = Double(tags[0]["ISO"] ?? "") ?? 0, written1 = Double(tags[1]["ISO"] ?? "") ?? 0
+        #expect(written0 < written1, "ISO read back from the gain: \(tags)")
+        for tag in tags { #expect((Int(tag["Flash"] ?? "0") ?? 1) & 1 == 0, "the flash did not fire: \(tag)") }
+        #expect(device.readState { $0.exposure.override } == nil, "the device's own exposure returned")
     }
 }

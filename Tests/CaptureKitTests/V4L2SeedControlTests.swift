@@ -20,6 +20,53 @@ struct V4L2SeedControlTests {
         return chain[0].properties.first { $0.name == "extra-controls" }?.value
     }
 
+    /// The frame rates the recorded `--list-formats-ext` table offers for one size of its
+    /// first format (YUYV), as CaptureKit lists them: one range per discrete interval.
+    static func recordedRates(_ fixture: String, size: String) throws -> [CaptureDevice.FrameRateRange] {
+        let text = try String(contentsOf: V4L2ControlTests.fixtures.appendingPathComponent("\(fixture).formats.txt"), encoding: .utf8)
+        let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try #require(lines.firstIndex(of: "Size: Discrete \(size)"))
+        return lines[(start + 1)...].prefix { $0.hasPrefix("Interval:") }.compactMap { line in
+            let fps = line.split(separator: "(").last?.split(separator: " ").first.flatMap { Double($0) }
+            return fps.map { .init(minFrameRate: $0, maxFrameRate: $0) }
+        }
+    }
+
+    @Test("C920: the frame rate is chosen among the driver's recorded frame intervals between the two frame durations")
+    func c920FrameIntervals() throws {
+        let rates = try Self.recordedRates("logitech-c920", size: "640x480")
+        #expect(rates.map(\.maxFrameRate) == [30, 24, 20, 15, 10, 7.5, 5])
+        let base = try Self.camera("logitech-c920")
+        let format = CaptureDevice.Format(pixelFormat: .yuy2, width: 640, height: 480, videoSupportedFrameRateRanges: rates)
+        let device = CaptureDevice(uniqueID: base.uniqueID + "-intervals", modelID: base.modelID, localizedName: base.localizedName,
+                                   manufacturer: base.manufacturer, position: .unspecified, formats: [format], activeFormat: format,
+                                   backend: base.backend, v4l2Mapping: base.v4l2Mapping)
+        func caps() -> String? {
+            let chain = PipelineCompiler.sourceChain(.init(name: "input0", device: device, mediaType: .video, format: format, frameRate: 30))
+            return chain.first { $0.name == "input0_caps" }?.properties.first?.value
+        }
+        func exposing(_ timescale: Int32) throws -> String? {
+            try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: timescale), iso: CaptureDevice.currentISO)
+            return caps()
+        }
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        #expect(try exposing(20) == "video/x-raw,format=YUY2,width=640,height=480,framerate=30/1", "a fixed rate by default")
+        try device.setActiveVideoMaxFrameDuration(CaptureTime(value: 1, timescale: 15))
+        #expect(try exposing(100) == "video/x-raw,format=YUY2,width=640,height=480,framerate=30/1", "a short exposure keeps the fastest")
+        #expect(try exposing(20) == "video/x-raw,format=YUY2,width=640,height=480,framerate=20/1", "1/20 s: the 0.050 s interval")
+        #expect(try exposing(18) == "video/x-raw,format=YUY2,width=640,height=480,framerate=15/1", "1/18 s: the next longer, 0.067 s")
+        #expect(try exposing(10) == "video/x-raw,format=YUY2,width=640,height=480,framerate=15/1", "never slower than the maximum")
+        try device.setActiveVideoMaxFrameDuration(CaptureTime(value: 2, timescale: 15))
+        #expect(caps() == "video/x-raw,format=YUY2,width=640,height=480,framerate=10/1", "1/10 s with a 0.133 s maximum")
+        try device.setActiveVideoMinFrameDuration(CaptureTime(value: 1, timescale: 15))
+        try device.setActiveVideoMaxFrameDuration(CaptureTime(value: 1, timescale: 15))
+        #expect(try exposing(100) == "video/x-raw,format=YUY2,width=640,height=480,framerate=15/1", "min = max = 1/15 s")
+        #expect(throws: CaptureError.self, "12 fps is no interval the driver offers") {
+            try device.setActiveVideoMaxFrameDuration(CaptureTime(value: 1, timescale: 12))
+        }
+    }
+
     @Test("C920: custom exposure writes manual mode, exposure time in 100 µs units and ISO as gain")
     func c920Exposure() async throws {
         let device = try Self.camera("logitech-c920")

@@ -23,8 +23,9 @@ final class AutoControlLoop: Sendable {
     /// What CaptureKit drives on this device (fixed by its controls): read once, not per frame.
     private let runsExposure: Bool, runsWhiteBalance: Bool
     private let searchesFocus: (autoFocus: Bool, continuous: Bool)
-    /// What auto exposure may use: the device's limits, durations at most one frame long.
-    private let limits: (duration: ClosedRange<Double>, iso: ClosedRange<Double>)
+    /// What auto exposure may use: the device's limits; each frame caps durations at
+    /// `activeVideoMaxFrameDuration` (`LoopSettings.longestFrame`).
+    private let deviceLimits: (duration: ClosedRange<Double>, iso: ClosedRange<Double>)
     private let state: Mutex<LoopState>
 
     /// What the loop remembers between frames; touched by the streaming thread only.
@@ -56,15 +57,13 @@ final class AutoControlLoop: Sendable {
         runsExposure = device.runsExposureLoop
         runsWhiteBalance = device.runsWhiteBalanceLoop
         searchesFocus = (device.searchesFocus(for: .autoFocus), device.searchesFocus(for: .continuousAutoFocus))
-        let deviceLimits = device.exposureLimits
-        let frame = 1 / max(device.activeFrameRate, 1)
-        if deviceLimits.duration.upperBound > 0 {
-            limits = (deviceLimits.duration.lowerBound...max(deviceLimits.duration.lowerBound, min(deviceLimits.duration.upperBound, frame)),
-                      deviceLimits.iso)
+        let sensorLimits = device.sensorExposureLimits
+        if sensorLimits.duration.upperBound > 0 {
+            deviceLimits = sensorLimits
         } else {
             // No exposure time to set (a gain only): the duration stays, ISO moves.
             let duration = device.readState { $0.exposure.duration.seconds }
-            limits = (duration...duration, deviceLimits.iso)
+            deviceLimits = (duration...duration, sensorLimits.iso)
         }
         state = Mutex(LoopState(focusRequest: device.readState { $0.focus.searchRequest }))
     }
@@ -88,7 +87,10 @@ final class AutoControlLoop: Sendable {
             stepFocus(stats, settings, &loop, &update)
         }
         apply(update, settings)
-        if !isVirtual, let time { device.sensorApplied(generation: settings.generation, at: time) }
+        if !isVirtual, let time {
+            device.sensorApplied(generation: settings.generation, at: time)
+            device.frameMetered(meanLuma: stats.meanLuma, at: time)
+        }
     }
 
     // MARK: Metering
@@ -120,6 +122,10 @@ final class AutoControlLoop: Sendable {
             return
         }
         if loop.exposureSettle > 0 { loop.exposureSettle -= 1; return }
+        // Exposures up to the longest frame: past the shortest one, the device slows down.
+        let durations = deviceLimits.duration
+        let limits = (duration: durations.lowerBound...max(durations.lowerBound, min(durations.upperBound, settings.longestFrame)),
+                      iso: deviceLimits.iso)
         // Auto torch goes out once the exposure has room for the light it adds (+1 EV) and more.
         let product = settings.duration.seconds * Double(settings.iso)
         if settings.torchMode == .auto && settings.torchLevel > 0
@@ -131,16 +137,20 @@ final class AutoControlLoop: Sendable {
             && settings.duration.seconds * Double(settings.iso) > 2 * limits.duration.lowerBound * limits.iso.lowerBound {
             update.hdr = false
         }
-        guard abs(offset) > AutoExposure.tolerance else {
+        let onTarget = abs(offset) <= AutoExposure.tolerance
+        let maxISO = settings.lowLightAllowed ? Float(limits.iso.upperBound) : min(LowLightState.unboostedMaxISO, Float(limits.iso.upperBound))
+        // On target, the same light is still shared out again when the limits moved (a longer
+        // or shorter `activeVideoMaxFrameDuration`): duration first, then ISO.
+        let next = AutoExposure.next(duration: settings.duration.seconds, iso: settings.iso, offset: onTarget ? 0 : offset,
+                                     limits: limits, maxISO: maxISO)
+        let duration = ExposureState.duration(next.duration)
+        let moves = abs(next.duration - settings.duration.seconds) > 0.01 * settings.duration.seconds || abs(next.iso - settings.iso) >= 0.5
+        if onTarget && !moves {
             if settings.isAdjustingExposure { update.isAdjustingExposure = false }
             if settings.exposureMode == .autoExpose { update.exposureMode = .locked }
             return
         }
-        let maxISO = settings.lowLightAllowed ? Float(limits.iso.upperBound) : min(LowLightState.unboostedMaxISO, Float(limits.iso.upperBound))
-        let next = AutoExposure.next(duration: settings.duration.seconds, iso: settings.iso, offset: offset,
-                                     limits: limits, maxISO: maxISO)
-        let duration = ExposureState.duration(next.duration)
-        guard duration != settings.duration || abs(next.iso - settings.iso) >= 0.5 else {
+        guard moves else {
             // At a limit: nothing left to move. Automatic HDR (virtual camera) turns on when the
             // scene is too bright for the shortest exposure.
             if settings.isAdjustingExposure { update.isAdjustingExposure = false }
@@ -244,7 +254,8 @@ final class AutoControlLoop: Sendable {
     private func apply(_ update: LoopUpdate, _ settings: LoopSettings) {
         guard update.changesState else { return }
         let virtual = isVirtual
-        device.withState { state in
+        let pace = device.withState { state in
+            let pace = state.pacedFrameRate
             if let offset = update.targetOffset { state.exposure.targetOffset = offset }
             if let grayWorld = update.grayWorld { state.whiteBalance.grayWorld = grayWorld }
             if let adjusting = update.isAdjustingExposure { state.exposure.isAdjusting = adjusting }
@@ -278,7 +289,9 @@ final class AutoControlLoop: Sendable {
                 changed = true
             }
             if changed && virtual { state.sensor.changed(notifying: nil) }
+            return pace
         }
+        if update.exposure != nil { device.paceChanged(from: pace) }
         guard !virtual, update.exposure != nil || update.gains != nil || update.lensPosition != nil || update.torchLevel != nil else { return }
         let device = device
         CaptureDevice.loopWrites.async {
@@ -318,8 +331,11 @@ struct LoopSettings {
     var flashFiring: Bool
     var torchMode: CaptureDevice.TorchMode
     var torchLevel: Float
+    /// `activeVideoMaxFrameDuration` in seconds: the longest exposure auto exposure may use.
+    var longestFrame: Double
 
     init(_ state: CaptureDevice.DeviceState) {
+        longestFrame = state.longestFrameDuration
         generation = state.sensor.generation
         exposureMode = state.exposure.mode
         duration = state.exposure.duration

@@ -139,7 +139,8 @@ extension CaptureDevice {
     /// Sets the exposure target bias (EV); needs the configuration lock. In the auto modes the
     /// exposure follows it over the next frames; in custom mode only the metering
     /// (`exposureTargetOffset`) does. `completionHandler` gets the presentation time of the first
-    /// frame metered against it (V4L2 auto_exposure_bias: the running time of the write).
+    /// frame metered against it (V4L2 auto_exposure_bias: the first frame whose metering moved
+    /// half way to the new bias, see `setExposureModeCustom`).
     public func setExposureTargetBias(_ bias: Float, completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
         try requireConfigurationLock()
         guard maxExposureTargetBias > minExposureTargetBias else { throw .unsupported(feature: "exposure target bias", device: uniqueID) }
@@ -148,28 +149,44 @@ extension CaptureDevice {
             throw .outOfRange(name: "exposure target bias", value: Double(bias), range: Double(minExposureTargetBias)...Double(maxExposureTargetBias))
         }
         let viaControls = v4l2Provides(.exposureTargetBias)
-        withState { state in
-            state.exposure.bias = bias
+        let before = withState { state in
+            defer { state.exposure.bias = bias }
             state.sensor.changed(notifying: viaControls ? nil : completionHandler)
+            return state.exposure.bias
         }
         guard viaControls else { return }
         // auto_exposure_bias counts 0.001 EV.
         let time = try writeV4L2(.exposureTargetBias) { use in V4L2ControlMapping.snap(Double(bias) * 1000, to: use.control) }
-        complete(completionHandler, at: time)
+        complete(completionHandler, writtenAt: time, lightRatio: pow(2, Double(bias - before)))
     }
 
     /// The lens aperture (f-number); fixed.
     public var lensAperture: Float { backend.simulatesSensor ? VirtualCamera.aperture : 0 }
 
-    /// Sets exposure duration and ISO and switches to custom exposure. `completionHandler` gets
-    /// the presentation time of the first frame exposed with them (exact on the virtual camera),
-    /// on a CaptureKit queue. Pass `currentExposureDuration` / `currentISO` to keep one of them.
+    /// Sets exposure duration and ISO and switches to custom exposure. Pass
+    /// `currentExposureDuration` / `currentISO` to keep one of them.
+    ///
+    /// `completionHandler` runs on a CaptureKit queue with the presentation time of the first
+    /// frame exposed with the new settings, as exactly as the device allows:
+    /// - the virtual camera: exactly that frame;
+    /// - a V4L2 camera on a running session: the camera applies controls a few frames after
+    ///   they are written and does not say which frame, so CaptureKit meters the frames and
+    ///   gives the first one, presented after the write, whose brightness moved at least half
+    ///   way (in stops) towards what the new exposure gives. A change too small to see (under
+    ///   ¼ stop), or one the camera never shows (a clipped scene), gets the first frame begun
+    ///   after the write, or the sixth frame after it, at the latest;
+    /// - a device no session runs: zero, at once (the settings apply when it starts).
+    /// Lens position and white-balance gains on V4L2 complete with the first frame begun after
+    /// the write (nothing in the frame tells when the camera applied them).
     public func setExposureModeCustom(duration: CaptureTime, iso: Float,
                                       completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
         try requireConfigurationLock()
         guard isExposureModeSupported(.custom) else { throw .unsupported(feature: "custom exposure", device: uniqueID) }
         try validateExposure(duration: duration, iso: iso)
         let viaControls = v4l2Mapping != nil
+        let pace = pacedFrameRate
+        defer { paceChanged(from: pace) }
+        let (oldDuration, oldISO) = readState { ($0.exposure.duration, $0.exposure.iso) }
         let (newDuration, newISO) = withState { state in
             state.exposure.mode = .custom
             if duration.timescale != 0 { state.exposure.duration = duration }
@@ -178,7 +195,8 @@ extension CaptureDevice {
             return (state.exposure.duration, state.exposure.iso)
         }
         guard viaControls else { return }
-        complete(completionHandler, at: try writeV4L2Exposure(duration: newDuration, iso: newISO))
+        let ratio = newDuration.seconds * Double(newISO) / (oldDuration.seconds * Double(oldISO))
+        complete(completionHandler, writtenAt: try writeV4L2Exposure(duration: newDuration, iso: newISO), lightRatio: ratio.isFinite && ratio > 0 ? ratio : nil)
     }
 }
 
@@ -250,15 +268,22 @@ extension CaptureDevice {
         let bias = requested == Self.currentExposureTargetBias ? exposure.bias : requested
         let factor = pow(2, Double(bias - exposure.bias - exposure.targetOffset))
         let light = exposure.duration.seconds * Double(exposure.iso) * factor
-        let seconds = min(limits.duration.upperBound, max(limits.duration.lowerBound, exposure.duration.seconds * factor))
+        // A camera with a gain and no exposure time (0...0) keeps its duration: ISO takes it all.
+        let seconds = limits.duration.upperBound > 0
+            ? min(limits.duration.upperBound, max(limits.duration.lowerBound, exposure.duration.seconds * factor)) : exposure.duration.seconds
         let iso = min(limits.iso.upperBound, max(limits.iso.lowerBound, light / seconds))
         return .bias(bias, duration: ExposureState.duration(seconds), iso: Float(iso))
     }
 }
 
 extension CaptureDevice {
-    /// Sets (or clears) a bracket override and waits for the first frame exposed with it.
+    /// Sets (or clears) a bracket override and waits for the first frame exposed with it (V4L2:
+    /// `applyV4L2BracketOverride`).
     func applyBracketOverride(_ override: ExposureOverride?) async {
+        guard backend.simulatesSensor else {
+            await applyV4L2BracketOverride(override)
+            return
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             withState { state in
                 state.exposure.override = override

@@ -157,8 +157,10 @@ extension CaptureDevice {
     }
 
     /// Locks focus with the lens at `lensPosition` (0…1, or `currentLensPosition`).
-    /// `completionHandler` gets the presentation time of the first frame taken at that position
-    /// (exact on the virtual camera), on a CaptureKit queue.
+    /// `completionHandler` gets the presentation time of the first frame taken at that position,
+    /// on a CaptureKit queue: exact on the virtual camera; on a running V4L2 camera, the first
+    /// frame begun after the control write (the driver does not say when the lens arrived);
+    /// zero when no session runs the device.
     public func setFocusModeLocked(lensPosition: Float, completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
         try requireConfigurationLock()
         guard isFocusModeSupported(.locked) else { throw .unsupported(feature: "locked focus", device: uniqueID) }
@@ -176,7 +178,7 @@ extension CaptureDevice {
         guard viaControls else { return }
         // focus_automatic_continuous=0, then focus_absolute for the position (larger is nearer).
         try writeV4L2(.focusLocked)
-        complete(completionHandler, at: try writeV4L2Lens(position))
+        complete(completionHandler, writtenAt: try writeV4L2Lens(position))
     }
 
     /// Throws `outOfRange` for a point outside {0,0} … {1,1}.

@@ -3,15 +3,22 @@ extension CaptureDevice {
     /// kCMTimeInvalid): 30 fps where the format offers it, else its highest rate.
     public static let defaultFrameDuration = CaptureTime.invalid
 
-    /// The time between frames the device delivers: the pipeline's caps rate is its inverse.
+    /// The shortest time between frames: the device delivers frames at 1 / this rate unless
+    /// `activeVideoMaxFrameDuration` lets it slow down.
     public var activeVideoMinFrameDuration: CaptureTime {
         observed(\.activeVideoMinFrameDuration)
         return FrameRateRange.duration(for: activeFrameRate)
     }
 
-    /// The longest time between frames auto exposure may stretch to; CaptureKit runs a camera at
-    /// the fixed rate of `activeVideoMinFrameDuration`, so this only bounds the exposure loop's
-    /// durations (never longer than one frame) and defaults to the minimum.
+    /// The longest time between frames; defaults to `activeVideoMinFrameDuration` (a fixed
+    /// rate).
+    ///
+    /// Longer than the minimum, it lets the device slow down in low light: auto exposure may
+    /// lengthen the exposure up to this duration, and once an exposure outlasts the shortest
+    /// frame the running source slows to the fastest rate the format offers whose frames hold
+    /// it (a V4L2 camera: among the frame intervals its driver offers). Setting both durations
+    /// to 1/15 s gives 15 fps. On the virtual camera a custom exposure is held to it too. A
+    /// running session changes rate between two frames, without restarting its source.
     public var activeVideoMaxFrameDuration: CaptureTime {
         observed(\.activeVideoMaxFrameDuration)
         return readState { $0.maxFrameDuration } ?? activeVideoMinFrameDuration
@@ -19,7 +26,8 @@ extension CaptureDevice {
 
     /// Sets the frame interval, which must be one of the active format's frame-rate ranges
     /// (1 / duration within a range), or `defaultFrameDuration`; needs the configuration lock.
-    /// A running session restarts its pipeline at the new rate.
+    /// A running session changes its source's rate between two frames; other outputs keep
+    /// running. A maximum shorter than the new minimum returns to the minimum.
     public func setActiveVideoMinFrameDuration(_ duration: CaptureTime) throws(CaptureError) {
         try requireConfigurationLock()
         try requireVideo("activeVideoMinFrameDuration")
@@ -39,11 +47,15 @@ extension CaptureDevice {
         }
     }
 
-    /// Sets the longest frame interval (validated like the minimum, and at least it).
+    /// Sets the longest frame interval (validated like the minimum, and at least it), or
+    /// `defaultFrameDuration` to follow the minimum; needs the configuration lock. A running
+    /// session re-paces its source when the exposure in force needs it.
     public func setActiveVideoMaxFrameDuration(_ duration: CaptureTime) throws(CaptureError) {
         try requireConfigurationLock()
         try requireVideo("activeVideoMaxFrameDuration")
-        guard let rate = try validatedFrameRate(duration, name: "activeVideoMaxFrameDuration") else {
+        let validated = try validatedFrameRate(duration, name: "activeVideoMaxFrameDuration")
+        defer { CaptureSession.deviceFormatChosen(self, formatChanged: false) }
+        guard let rate = validated else {
             withState { $0.maxFrameDuration = nil }
             return
         }

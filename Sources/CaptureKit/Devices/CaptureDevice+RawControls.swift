@@ -33,5 +33,6 @@ extension CaptureDevice {
         withState { state in
             if state.runningSource === source { state.runningSource = nil }
         }
+        flushControlChanges()
     }
 }

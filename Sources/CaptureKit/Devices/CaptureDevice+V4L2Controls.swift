@@ -39,8 +39,19 @@ extension CaptureDevice {
         return try running.writeV4L2Controls("c," + pairs.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
     }
 
-    /// The exposure limits: the virtual camera's format, or what a V4L2 camera's controls allow.
+    /// The exposure limits a custom exposure and a bracket are held to: the sensor's, and on
+    /// the virtual camera no longer than `activeVideoMaxFrameDuration` (its exposure paces
+    /// its frames; a V4L2 camera keeps what its controls allow).
     var exposureLimits: (duration: ClosedRange<Double>, iso: ClosedRange<Double>) {
+        let limits = sensorExposureLimits
+        guard backend.simulatesSensor else { return limits }
+        let longest = readState(\.longestFrameDuration)
+        return (limits.duration.lowerBound...max(limits.duration.lowerBound, min(limits.duration.upperBound, longest)), limits.iso)
+    }
+
+    /// The sensor's exposure limits: the virtual camera's format, or what a V4L2 camera's
+    /// controls allow.
+    var sensorExposureLimits: (duration: ClosedRange<Double>, iso: ClosedRange<Double>) {
         if let mapping = v4l2Mapping {
             let durations = mapping.exposureDurationRange.map { $0.lowerBound.seconds...$0.upperBound.seconds } ?? 0...0
             let isos = mapping.isoRange.map { Double($0.lowerBound)...Double($0.upperBound) } ?? 0...0
@@ -48,13 +59,6 @@ extension CaptureDevice {
         }
         let format = activeFormat
         return (format.minExposureDuration.seconds...format.maxExposureDuration.seconds, Double(format.minISO)...Double(format.maxISO))
-    }
-
-    /// Calls `handler` with `time` (V4L2: the running time of the write, best effort; zero when
-    /// no session runs the device) on the device callback queue.
-    func complete(_ handler: (@Sendable (CaptureTime) -> Void)?, at time: CaptureTime?) {
-        guard let handler else { return }
-        CaptureDevice.callbacks.async { handler(time ?? .zero) }
     }
 }
 
@@ -67,8 +71,9 @@ extension ExposureState {
         if let time = uses.first(where: { $0.name.hasPrefix("exposure") })?.control.value {
             duration = V4L2ControlMapping.duration(time)
         }
-        if let gain = uses.first(where: { !$0.name.hasPrefix("exposure") && $0.setting == nil })?.control.value,
-           let iso = mapping.iso(forGain: gain) {
+        // The gain beside the exposure time, or alone on a camera with a gain only (vivid).
+        let gainUse = uses.first { !$0.name.hasPrefix("exposure") && $0.setting == nil } ?? mapping[.iso].uses.first { $0.setting == nil }
+        if let gain = gainUse?.control.value, let iso = mapping.iso(forGain: gain) {
             self.iso = iso
         }
     }

@@ -82,7 +82,9 @@ extension CaptureDevice {
 
     /// Locks white balance at `gains` (each normalised so the smallest is 1, then required to be
     /// at most `maxWhiteBalanceGain`), or the current gains. `completionHandler` gets the
-    /// presentation time of the first frame balanced with them, on a CaptureKit queue.
+    /// presentation time of the first frame balanced with them, on a CaptureKit queue: exact on
+    /// the virtual camera; on a running V4L2 camera, the first frame begun after the control
+    /// write; zero when no session runs the device.
     public func setWhiteBalanceModeLocked(deviceWhiteBalanceGains gains: WhiteBalanceGains,
                                           completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
         try requireConfigurationLock()
@@ -107,7 +109,7 @@ extension CaptureDevice {
             return state.whiteBalance.gains
         }
         guard viaControls else { return }
-        complete(completionHandler, at: try writeV4L2Gains(gainsNow))
+        complete(completionHandler, writtenAt: try writeV4L2Gains(gainsNow))
     }
 
     /// The gains that neutralise light of this chromaticity (AVCaptureDevice's conversion).

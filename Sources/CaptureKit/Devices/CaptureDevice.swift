@@ -70,6 +70,10 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         var v4l2Controls: [String: Int64] = [:]
         /// The running source that control changes are handed to, while a session runs the device.
         var runningSource: (any RunningSourceControl)?
+        /// V4L2 control changes whose completion handlers wait for the first frame carrying them.
+        var pendingControlChanges: [(matcher: ControlChangeMatcher, handler: @Sendable (CaptureTime) -> Void)] = []
+        /// The mean luma of the last frame metered (V4L2: the baseline a change is matched against).
+        var lastMeteredLuma: Double?
         var sensor = SensorUpdates()
         /// A failure injected into a virtual camera.
         var virtualFault: VirtualCameraFault?

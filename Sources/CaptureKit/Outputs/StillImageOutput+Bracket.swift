@@ -16,13 +16,17 @@ extension StillImageOutput {
     }
 
     /// Captures one still per settings, in order. Each overrides the device's exposure for its
-    /// image only (the device's own settings return after the bracket); auto-exposure images are
+    /// image only (the device's own settings return after the bracket). A V4L2 camera takes
+    /// each image's exposure through its manual controls (exposure time, gain), and its image
+    /// is taken once a frame shows it: the camera applies controls a few frames late, so
+    /// CaptureKit meters the frames for the change (as the completion handler of
+    /// `CaptureDevice.setExposureModeCustom` does) rather than counting them. Auto-exposure images are
     /// offset from the exposure auto exposure meters when the bracket begins, and the flash does
     /// not fire (seed 003: flash settings are ignored during a bracket); the handler runs once
     /// per image, in order, with the settings it used, on the output's queue (after the handlers
     /// of earlier requests). Throws at once for
     /// an empty or mixed bracket, more than `maxBracketedCaptureStillImageCount` images, values
-    /// out of range, a device without manual exposure, or an inactive connection.
+    /// out of range, a device with neither manual exposure nor a gain control, or an inactive connection.
     public func captureStillImageBracket(from connection: CaptureConnection,
                                          withSettingsArray settings: [any BracketedStillImageSettings],
                                          completionHandler: @escaping @Sendable (SampleBuffer?, (any BracketedStillImageSettings)?, CaptureError?) -> Void) throws(CaptureError) {
@@ -60,8 +64,10 @@ extension StillImageOutput {
         guard autos.count == settings.count || manuals.count == settings.count else {
             throw .invalidSetting(name: "bracket", value: "mixed settings", valid: "all AutoExposure… or all ManualExposure…BracketedStillImageSettings")
         }
-        // Brackets override exposure per image in the sensor: the virtual camera's, for now.
-        guard device.backend.simulatesSensor else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
+        // Brackets override exposure per image: in the virtual sensor, or through a V4L2
+        // camera's manual exposure controls (its gain alone where it has no exposure time).
+        guard device.isExposureModeSupported(.custom) || device.v4l2Provides(.iso) else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
+        if !autos.isEmpty { device.refreshV4L2Exposure() }
         var overrides: [ExposureOverride] = []
         for auto in autos {
             guard (-8...8).contains(auto.exposureTargetBias) || auto.exposureTargetBias == CaptureDevice.currentExposureTargetBias else {

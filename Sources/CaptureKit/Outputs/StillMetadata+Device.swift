@@ -26,14 +26,11 @@ extension StillMetadata {
             whiteBalanceGains = device.deviceWhiteBalanceGains
             isWhiteBalanceManual = device.whiteBalanceMode == .locked
             digitalZoomRatio = device.videoZoomFactor
-        } else if let path = device.backend.devicePath {
+        } else if device.backend.devicePath != nil {
             // What the driver runs with now: its own auto exposure may have moved it.
-            if let table = try? V4L2ControlTable.query(deviceAt: path) {
-                let mapping = V4L2ControlMapping(table)
-                let reading = ExposureState(reading: mapping)
-                if mapping[.exposureCustom].isSupported { exposureDuration = reading.duration }
-                if mapping.isoRange != nil { iso = reading.iso }
-            }
+            let reading = device.v4l2ExposureNow()
+            if let duration = reading.duration { exposureDuration = duration }
+            if let iso = reading.iso { self.iso = iso }
             let mode = device.exposureMode
             isExposureManual = mode == .custom || mode == .locked
             exposureBias = mode == .continuousAutoExposure || mode == .autoExpose ? device.exposureTargetBias : 0

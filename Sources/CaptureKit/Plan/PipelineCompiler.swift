@@ -35,11 +35,13 @@ enum PipelineCompiler {
             + [.init("tee", name: "\(input.name)_tee", [.init("allow-not-linked", "true")])]
     }
 
-    /// What every camera source has after its device element: the caps filter for the format,
-    /// a decoder when the device sends JPEG, and the digital-zoom crop for cameras that zoom in
-    /// the pipeline.
+    /// What every camera source has after its device element: the caps filter for the format
+    /// at the device's paced rate (a rate change is a live caps change, which the source
+    /// renegotiates between two frames; a new format rebuilds the source), a decoder when the
+    /// device sends JPEG, and the digital-zoom crop for cameras that zoom in the pipeline.
     static func formatElements(prefix name: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        var chain: [PipelinePlan.Element] = [.init("capsfilter", name: "\(name)_caps", [.init("caps", format.caps(frameRate: device.activeFrameRate))])]
+        let caps = PipelinePlan.Property("caps", format.caps(frameRate: device.pacedFrameRate), live: true, rebuildKey: format.description)
+        var chain: [PipelinePlan.Element] = [.init("capsfilter", name: "\(name)_caps", [caps])]
         if format.pixelFormat == .mjpeg {
             chain.append(.init("jpegdec", name: "\(name)_decode"))
         }

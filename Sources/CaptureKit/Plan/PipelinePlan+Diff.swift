@@ -68,7 +68,7 @@ extension PipelinePlan {
         for (before, after) in zip(old, new) where before.properties != after.properties {
             guard before.properties.map(\.name) == after.properties.map(\.name) else { return nil }
             for (was, now) in zip(before.properties, after.properties) where was.value != now.value {
-                guard was.live && now.live else { return nil }
+                guard was.live && now.live && was.rebuildKey == now.rebuildKey else { return nil }
                 changes.append(.setProperty(element: after.name, name: now.name, value: now.value))
             }
         }

@@ -23,16 +23,22 @@
     }
 
     /// A property in textual form, converted to the property's type when built. A `live`
-    /// property may be changed on a running element; changing any other rebuilds its part.
+    /// property may be changed on a running element, as long as its `rebuildKey` stays (a
+    /// source's caps: the frame rate changes live, a new size or pixel format rebuilds);
+    /// changing any other rebuilds its part.
     public struct Property: Sendable, Equatable {
         public var name: String
         public var value: String
         public var live: Bool
+        /// The part of a live value a running element cannot take: when it differs, the part
+        /// is rebuilt. Not rendered.
+        public var rebuildKey: String?
 
-        public init(_ name: String, _ value: String, live: Bool = false) {
+        public init(_ name: String, _ value: String, live: Bool = false, rebuildKey: String? = nil) {
             self.name = name
             self.value = value
             self.live = live
+            self.rebuildKey = rebuildKey
         }
     }
 

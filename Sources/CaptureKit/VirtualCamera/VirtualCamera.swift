@@ -9,14 +9,15 @@ enum VirtualCamera {
     /// The simulated lens's f-number.
     static let aperture: Float = 2.0
 
-    /// The sizes offered, each in BGRA at 1–60 fps (1–30 fps at 1920x1080).
+    /// The sizes offered, each in BGRA at 1–60 fps (1–30 fps at 1920x1080), exposing for up
+    /// to 1 s (the longest frame; `activeVideoMaxFrameDuration` bounds it in use).
     static let formats: [CaptureDevice.Format] = [
         (352, 288), (640, 480), (960, 540), (1280, 720), (1920, 1080),
     ].map { size in
         CaptureDevice.Format(pixelFormat: .bgra, width: size.0, height: size.1, videoSupportedFrameRateRanges: [
             .init(minFrameRate: 1, maxFrameRate: size.0 * size.1 > 1280 * 720 ? 30 : 60),
         ], minISO: 50, maxISO: 3200,
-        minExposureDuration: CaptureTime(value: 1, timescale: 8000), maxExposureDuration: CaptureTime(value: 1, timescale: 30),
+        minExposureDuration: CaptureTime(value: 1, timescale: 8000), maxExposureDuration: CaptureTime(value: 1, timescale: 1),
         videoMaxZoomFactor: 16)
     }
 

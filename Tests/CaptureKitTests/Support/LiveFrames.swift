@@ -48,5 +48,14 @@ struct LiveFrames {
         return count
     }
 
+    /// The rate frames are delivered at, from the presentation times of the next `count`
+    /// frames (their mean step).
+    mutating func measuredRate(over count: Int = 12) async throws -> Double {
+        let first = try await next()
+        var last = first
+        for _ in 1..<count { last = try await next() }
+        return Double(count - 1) / (last.presentationTime.seconds - first.presentationTime.seconds)
+    }
+
     func stop() { test.session.stopRunning() }
 }
