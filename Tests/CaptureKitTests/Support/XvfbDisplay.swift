@@ -16,7 +16,7 @@ final class XvfbDisplay {
     /// The windows `paint` opened; they end with the server.
     private var painters: [Process] = []
 
-    struct StartFailure: Error, CustomStringConvertible {
+    struct XvfbFailure: Error, CustomStringConvertible {
         var description: String
     }
 
@@ -40,7 +40,7 @@ final class XvfbDisplay {
         guard let display = Int(written.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
-            throw StartFailure(description: "Xvfb did not start: it wrote '\(written)' for its display number")
+            throw XvfbFailure(description: "Xvfb did not start: it wrote '\(written)' for its display number")
         }
         number = display
         name = ":\(display)"
@@ -68,5 +68,29 @@ final class XvfbDisplay {
         painter.standardError = FileHandle.nullDevice
         try painter.run()
         painters.append(painter)
+        try waitUntilShown(colour)
+    }
+
+    /// Waits (up to 10 s) until the middle of the screen, grabbed by ffmpeg's x11grab, is
+    /// `colour` (`#rrggbb`): a client that has started has not necessarily drawn yet.
+    private func waitUntilShown(_ colour: String) throws {
+        let hex = colour.dropFirst()
+        let wanted = stride(from: 0, to: 6, by: 2).map { UInt8(hex.dropFirst($0).prefix(2), radix: 16) ?? 0 }
+        for _ in 0..<50 {
+            let grab = Process()
+            grab.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            grab.arguments = ["-v", "error", "-f", "x11grab", "-video_size", "\(size.width)x\(size.height)", "-i", name,
+                              "-frames:v", "1", "-vf", "crop=1:1:100:100", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+            let pipe = Pipe()
+            grab.standardOutput = pipe
+            grab.standardError = FileHandle.nullDevice
+            grab.standardInput = FileHandle.nullDevice
+            try grab.run()
+            let pixel = [UInt8](pipe.fileHandleForReading.readDataToEndOfFile())
+            grab.waitUntilExit()
+            if pixel.count == 3, zip(pixel, wanted).allSatisfy({ abs(Int($0) - Int($1)) < 16 }) { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw XvfbFailure(description: "\(name) did not show \(colour) within 10 s")
     }
 }
