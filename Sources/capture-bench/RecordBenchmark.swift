@@ -6,8 +6,9 @@ import Foundation
 /// CaptureKit session recording a live test pattern, for `gst-launch-1.0 -e` running the
 /// session's own compiled pipeline, for `ffmpeg -re -f lavfi testsrc … -c:v libx264 -preset
 /// ultrafast -tune zerolatency`, and for `capture record -d virtual` (the virtual camera paints
-/// each frame, so it is reported beside, not in the ratio); start → first frame in the file and
-/// stop → file closed (p50/p99 over 20 recordings); what flushing each fragment (fsync) costs.
+/// each frame, so it is reported beside, not in the ratio); start → first frame in the file,
+/// stop → out of the pipeline and stop → did-finish (the index written; p50/p99 over 20
+/// recordings); what flushing each fragment (fsync) costs.
 enum RecordBenchmark {
     static let seconds = 4.0
     static let width = 1280, height = 720
@@ -95,10 +96,10 @@ enum RecordBenchmark {
     }
 
     /// Start → did-start and stop → closed, in milliseconds, over `count` short recordings.
-    static func latencies(directory: URL, count: Int) throws -> (start: [Double], stop: [Double]) {
+    static func latencies(directory: URL, count: Int) throws -> (start: [Double], stop: [Double], finished: [Double]) {
         let (session, movie) = try session()
         defer { session.stopRunning() }
-        var starts: [Double] = [], stops: [Double] = []
+        var starts: [Double] = [], stops: [Double] = [], finishes: [Double] = []
         for index in 0..<count {
             let events = Events()
             let begin = DispatchTime.now()
@@ -113,8 +114,9 @@ enum RecordBenchmark {
             movie.stopRecording()
             stops.append(Double(DispatchTime.now().uptimeNanoseconds - end.uptimeNanoseconds) / 1e6)
             _ = events.finished.wait(timeout: .now() + 5)
+            finishes.append(Double(DispatchTime.now().uptimeNanoseconds - end.uptimeNanoseconds) / 1e6)
         }
-        return (starts, stops)
+        return (starts, stops, finishes)
     }
 
     static func run() async throws -> [String: Double] {
@@ -143,13 +145,14 @@ enum RecordBenchmark {
                 }
             }
         }
-        let (starts, stops) = try latencies(directory: directory, count: 20)
+        let (starts, stops, finishes) = try latencies(directory: directory, count: 20)
         let fragments = fsyncs.map(\.0).reduce(0, +)
         var figures: [String: Double] = [
             "ours_cpu_per_s": Processes.median(ours), "gst_cpu_per_s": Processes.median(gst), "ffmpeg_cpu_per_s": Processes.median(ffmpeg),
             "ratio_gst": Processes.median(ours) / Processes.median(gst), "ratio_ffmpeg": Processes.median(ours) / Processes.median(ffmpeg),
             "start_p50_ms": Processes.median(starts), "start_p99_ms": Processes.percentile(starts, 0.99),
             "stop_p50_ms": Processes.median(stops), "stop_p99_ms": Processes.percentile(stops, 0.99),
+            "finished_p50_ms": Processes.median(finishes), "finished_p99_ms": Processes.percentile(finishes, 0.99),
             "fsync_fragments": Double(fragments),
             "fsync_mean_ms": fragments > 0 ? fsyncs.map(\.1).reduce(0, +) / Double(fragments) * 1000 : 0,
             "fsync_max_ms": (fsyncs.map(\.2).max() ?? 0) * 1000,
