@@ -43,7 +43,8 @@ public final class Event: Sendable {
 /// The kind of an event seen by a probe.
 public enum EventKind: Sendable, Equatable {
     case endOfStream
-    case caps
+    /// New caps for the stream, as text.
+    case caps(String)
     case segment
     case streamStart
     case flushStart
@@ -57,7 +58,12 @@ public enum EventKind: Sendable, Equatable {
     init(_ event: UnsafeMutablePointer<GstEvent>) {
         switch event.pointee.type {
         case GST_EVENT_EOS: self = .endOfStream
-        case GST_EVENT_CAPS: self = .caps
+        case GST_EVENT_CAPS:
+            var caps: UnsafeMutablePointer<GstCaps>?
+            gst_event_parse_caps(event, &caps)
+            let text = caps.flatMap { gst_caps_to_string($0) }
+            defer { g_free(text) }
+            self = .caps(text.map { String(cString: $0) } ?? "")
         case GST_EVENT_SEGMENT: self = .segment
         case GST_EVENT_STREAM_START: self = .streamStart
         case GST_EVENT_FLUSH_START: self = .flushStart

@@ -235,6 +235,28 @@ struct MovieRecordingBehaviourTests {
         #expect(Double(try #require(try MovieProbe(url.path).video).frames) / 30 >= 1.0)
     }
 
+    @Test("a format change during a recording ends it with a reason, the file playable; the session and the other outputs run on")
+    func formatChange() async throws {
+        let movie = MovieFileOutput(), frames = VideoDataOutput()
+        let log = LiveRuntimeTests.FrameLog(frames)
+        let test = try MovieFileOutputTests.session(audio: false, outputs: [frames, movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let url = try temporaryDirectory().appendingPathComponent("resized.mp4")
+        let events = RecordingEvents()
+        movie.startRecording(to: url, recordingDelegate: events)
+        try await Task.sleep(for: .milliseconds(700))
+        try test.session.setSessionPreset(.cif352x288)
+        let error = try await events.finishError(within: 10)
+        #expect(error.code == .formatChanged && error.recordingSuccessfullyFinished, "\(error)")
+        #expect(error.message.contains("640x480") && error.message.contains("352x288"), "\(error.message)")
+        let video = try #require(try MovieProbe(url.path).video)
+        #expect(video.width == 640 && video.frames >= 15, "\(video.frames) frames of 640x480 kept")
+        let count = log.count
+        try await log.waitForFrames(count + 10)
+        #expect(test.session.isRunning)
+    }
+
     /// The largest step between consecutive video frames' presentation times in a file (seconds).
     static func largestFrameGap(_ path: String) throws -> Double {
         let output = try run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", path])

@@ -54,6 +54,10 @@ extension MovieFileOutput {
         guard let recording = state.withLock({ $0.recording }), recording.progress.withLock({ !$0.finished && !$0.attached }) else {
             throw .pipelineFailed(element: branch.prefix, message: "the movie output is not recording")
         }
+        try branch.pad("vqueue", "sink").addProbe(.eventDownstream) { _, data in
+            guard case .event(.caps(let caps)) = data else { return .ok }
+            return recording.videoCapsChanged(to: caps) ? .drop : .ok
+        }
         try branch.pad("vqueue", "sink").addBufferProbe { buffer in
             guard let time = buffer.runningTime else { return .drop }
             return recording.admitVideo(runningTime: time, isKeyFrame: !buffer.isDeltaUnit) ? .pass : .drop

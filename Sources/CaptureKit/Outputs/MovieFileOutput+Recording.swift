@@ -117,8 +117,13 @@ extension MovieFileOutput {
         guard let video = connection(with: .video), video.isEnabled else { throw .noCompatibleInput(output: kind) }
         if FileManager.default.fileExists(atPath: url.path) { throw .fileAlreadyExists(url) }
         let (orientation, mirrored) = video.orientationState
+        // The encoding is fixed for the recording (defaults resolved for the format now): a later
+        // format change reaches the file as new caps, which the muxer refuses, ending it with a
+        // reason, rather than a new encode and branch that would start the file again.
+        let source = video.device.map { SourceFormat(width: $0.activeFormat.width, height: $0.activeFormat.height, frameRate: $0.activeFrameRate,
+                                                       pixelFormat: $0.activeFormat.pixelFormat) }
         let settings = state.withLock { state in
-            Recording.Settings(url: url, container: container, codec: state.codecSettings, encoder: encoder,
+            Recording.Settings(url: url, container: container, codec: source.map(state.codecSettings.resolved(for:)) ?? state.codecSettings, encoder: encoder,
                                fragmentInterval: state.fragmentInterval, maxDuration: state.maxDuration, maxFileSize: state.maxFileSize,
                                minFreeDiskSpace: state.minFreeDiskSpace, orientation: orientation, mirrored: mirrored)
         }

@@ -39,6 +39,9 @@ final class Recording: Sendable {
         /// Why the recording ends, when something other than `stopRecording()` ends it.
         var ending: CaptureError?
         var stopRequested = false
+        /// The video's size (`WxH`) when the recording began, and whether it changed since.
+        var videoSize: String?
+        var formatChanged = false
         var attached = false
         var finished = false
     }
@@ -78,7 +81,7 @@ final class Recording: Sendable {
         var started = false
         var limit: CaptureError?
         let admitted = progress.withLock { progress -> Bool in
-            guard !progress.finished else { return false }
+            guard !progress.finished, !progress.formatChanged else { return false }
             if let start = progress.start {
                 if settings.maxDuration.isNumeric, pts >= start, pts - start >= UInt64(max(0, settings.maxDuration.nanoseconds)) {
                     limit = CaptureError.maximumDurationReached(settings.maxDuration)
@@ -95,6 +98,30 @@ final class Recording: Sendable {
         if started { onStart(self) }
         if let limit { requestStop(limit) }
         return admitted
+    }
+
+    /// New caps at the video entry: true (drop them, and end the recording) when the size
+    /// differs from the recording's first; frames of the new size are refused from then on.
+    func videoCapsChanged(to caps: String) -> Bool {
+        guard let size = Self.size(in: caps) else { return false }
+        let old = progress.withLock { progress -> String? in
+            guard let first = progress.videoSize else {
+                progress.videoSize = size
+                return nil
+            }
+            guard first != size else { return nil }
+            progress.formatChanged = true
+            return first
+        }
+        guard let old else { return false }
+        requestStop(.recordingFormatChanged(from: old, to: size))
+        return true
+    }
+
+    /// `WxH` from caps text (`width=(int)640, height=(int)480`).
+    static func size(in caps: String) -> String? {
+        guard let width = caps.firstMatch(of: /width=\(int\)(\d+)/)?.1, let height = caps.firstMatch(of: /height=\(int\)(\d+)/)?.1 else { return nil }
+        return "\(width)x\(height)"
     }
 
     /// An audio buffer at the branch's entry, by its running time: admitted from the first video

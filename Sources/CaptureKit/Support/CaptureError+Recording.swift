@@ -13,6 +13,9 @@ extension CaptureError.Code {
     public static let unsupportedFileType = CaptureError.Code(rawValue: "unsupportedFileType")
     /// The session stopped while recording; the file is complete.
     public static let sessionStopped = CaptureError.Code(rawValue: "sessionStopped")
+    /// The camera's format changed during a recording; the file was finished with the frames
+    /// of the first format.
+    public static let formatChanged = CaptureError.Code(rawValue: "formatChanged")
     /// Encoding or writing a recording failed.
     public static let recordingFailed = CaptureError.Code(rawValue: "recordingFailed")
 }
@@ -58,6 +61,14 @@ extension CaptureError {
     public static func recordingInterrupted(device: String, reason: InterruptionReason) -> CaptureError {
         CaptureError(code: .deviceUnavailable, message: "'\(device)' stopped delivering (\(reason.rawValue)); the recording was finished",
                      value: device, recordingSuccessfullyFinished: true)
+    }
+
+    /// The video's size changed from `old` to `new` during a recording (a format change or a
+    /// camera of another size); the file was finished with the frames before.
+    public static func recordingFormatChanged(from old: String, to new: String) -> CaptureError {
+        CaptureError(code: .formatChanged,
+                     message: "the video changed from \(old) to \(new) during the recording, which a movie file cannot hold; it was finished at the change",
+                     value: new, recordingSuccessfullyFinished: true)
     }
 
     /// The session stopped during a recording; the file was finished.
