@@ -68,4 +68,29 @@ struct MovieFileOutputTests {
         // Audio starts with the video, within one AAC/Opus frame.
         #expect(abs(audio.startTime - video.startTime) <= 1024.0 / 44100 + 1e-3, "video starts at \(video.startTime), audio at \(audio.startTime)")
     }
+
+    @Test("while recording, pipelineDescription is a gst-launch-1.0 line that records both tracks too")
+    func launchLine() async throws {
+        let movie = MovieFileOutput()
+        let test = try Self.session(outputs: [movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let directory = try temporaryDirectory()
+        let events = RecordingEvents()
+        movie.startRecording(to: directory.appendingPathComponent("live.mp4"), recordingDelegate: events)
+        let line = test.session.pipelineDescription
+        movie.stopRecording()
+        _ = await events.finished(within: 10)
+        // The same line, its sources made finite (1.5 s each) and writing elsewhere.
+        let copy = directory.appendingPathComponent("launch.mp4")
+        let words = line.split(separator: " ").map { word -> String in
+            if word.hasPrefix("location=") { return "location=\(copy.path)" }
+            if word == "name=input0_src" { return "name=input0_src num-buffers=45" }
+            if word == "name=input1_src" { return "name=input1_src num-buffers=150" }
+            return String(word)
+        }
+        let output = try run("/usr/bin/gst-launch-1.0", words.flatMap { $0.split(separator: " ").map(String.init) })
+        let probe = try MovieProbe(copy.path)
+        #expect(probe.video?.codec == "h264" && probe.audio?.codec == "aac", "\(line)\n\(output)")
+    }
 }

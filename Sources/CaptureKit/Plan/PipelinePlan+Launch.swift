@@ -7,8 +7,11 @@ extension PipelinePlan {
         var parts: [String] = []
         let elements = self.elements
         let links = self.links
+        var rendered = Set<Int>()
         for (index, element) in elements.enumerated() {
-            if index > 0, let link = links.first(where: { Self.elementName($0.to) == element.name }) {
+            if index > 0, let linkIndex = links.firstIndex(where: { Self.elementName($0.to) == element.name }) {
+                let link = links[linkIndex]
+                rendered.insert(linkIndex)
                 let upstream = Self.elementName(link.from)
                 if upstream == elements[index - 1].name, !link.from.contains("."), !link.to.contains(".") {
                     parts.append("!")
@@ -19,6 +22,10 @@ extension PipelinePlan {
             var words = [element.factory, "name=\(element.name)"]
             words += element.properties.map { "\($0.name)=\(Self.shellQuoted($0.value))" }
             parts.append(words.joined(separator: " "))
+        }
+        // Second links into an element (a muxer's audio after its video) by name at the end.
+        for (index, link) in links.enumerated() where !rendered.contains(index) {
+            parts.append("\(link.from.contains(".") ? link.from : Self.elementName(link.from) + ".") ! \(link.to.contains(".") ? link.to : link.to + ".")")
         }
         return parts.joined(separator: " ")
     }
