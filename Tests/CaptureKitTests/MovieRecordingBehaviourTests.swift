@@ -58,6 +58,26 @@ struct MovieRecordingBehaviourTests {
         #expect(probe.audio == nil)
     }
 
+    @Test("a mirrored connection records unmirrored pixels and a matrix that ffmpeg shows as their mirror image")
+    func mirrored() async throws {
+        let (url, _, _) = try await MovieFileOutputTests.record("mp4", seconds: 0.5, audio: false, configure: { _ in }, connection: { connection in
+            connection.automaticallyAdjustsVideoMirroring = false
+            connection.isVideoMirrored = true
+        })
+        let directory = url.deletingLastPathComponent()
+        func frame(_ name: String, _ options: [String], filter: [String] = []) throws -> Data {
+            let out = directory.appendingPathComponent(name)
+            try run("/usr/bin/ffmpeg", ["-v", "error", "-y"] + options + ["-i", url.path, "-frames:v", "1"] + filter
+                    + ["-f", "rawvideo", "-pix_fmt", "gray", out.path])
+            return try Data(contentsOf: out)
+        }
+        let shown = try frame("shown.gray", []), stored = try frame("stored.gray", ["-noautorotate"])
+        let flipped = try frame("flipped.gray", ["-noautorotate"], filter: ["-vf", "hflip"])
+        try #require(shown.count == 640 * 480 && stored.count == shown.count && flipped.count == shown.count)
+        #expect(shown == flipped, "a player shows the stored picture mirrored")
+        #expect(shown != stored, "the stored pixels are not mirrored")
+    }
+
     @Test("a still, and other outputs added and removed, during a recording: one continuous file, and the video data output never skips")
     func busySession() async throws {
         let movie = MovieFileOutput(), frames = VideoDataOutput(), still = StillImageOutput()
