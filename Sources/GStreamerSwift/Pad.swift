@@ -47,11 +47,11 @@ public struct ProbeBuffer: ~Copyable {
     /// The buffer's size in bytes.
     public var size: Int { Int(gst_buffer_get_size(buffer)) }
 
-    /// Up to `count` bytes from `offset`, copied out (for reading a header, not the payload).
-    public func bytes(at offset: Int, count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let copied = bytes.withUnsafeMutableBytes { gst_buffer_extract(buffer, gsize(offset), $0.baseAddress, gsize(count)) }
-        return Array(bytes.prefix(Int(copied)))
+    /// Whether the buffer holds `bytes` at `offset` (a box type in a header), compared in place:
+    /// nothing is copied or allocated, so it suits every-buffer probes.
+    public func holds(_ bytes: [UInt8], at offset: Int) -> Bool {
+        guard offset + bytes.count <= size else { return false }
+        return bytes.withUnsafeBytes { gst_buffer_memcmp(buffer, gsize(offset), $0.baseAddress, gsize($0.count)) == 0 }
     }
 
     /// Whether the buffer is flagged as a gap (GST_BUFFER_FLAG_GAP: silence or no data, which

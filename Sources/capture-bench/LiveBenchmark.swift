@@ -59,18 +59,6 @@ enum LiveBenchmark {
         }
     }
 
-    /// Records when a VideoDataOutput's first frame reaches its delegate.
-    final class FirstFrame: VideoDataOutputSampleBufferDelegate {
-        let arrived = Atomic<UInt64>(0)
-        let signal = DispatchSemaphore(value: 0)
-
-        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
-            if arrived.compareExchange(expected: 0, desired: DispatchTime.now().uptimeNanoseconds, ordering: .relaxed).exchanged {
-                signal.signal()
-            }
-        }
-    }
-
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
     static func ms(_ from: UInt64, _ to: UInt64) -> Double { Double(to - from) / 1e6 }
     static func sleep(until deadline: UInt64) {
@@ -112,7 +100,7 @@ enum LiveBenchmark {
 
         // The probe's commit lands at a different phase of the frame interval in each cycle.
         sleep(until: added + UInt64((index * 7) % 34) * 1_000_000)
-        let probe = VideoDataOutput(), first = FirstFrame()
+        let probe = VideoDataOutput(), first = StartBenchmark.FirstFrame()
         probe.setSampleBufferDelegate(first, queue: DispatchQueue(label: "bench.live.probe"))
         session.beginConfiguration()
         try session.addOutput(probe)

@@ -42,7 +42,7 @@ enum MovieFinalizer {
             }
             if let matrix {
                 try sink.staticPad("sink").addBufferProbe { buffer in
-                    if buffer.bytes(at: 4, count: 4) == Array("moov".utf8) {
+                    if buffer.holds(MovieFileOutput.moov, at: 4) {
                         _ = try? buffer.withWritableBytes { matrix.write(intoMovieHeader: $0) }
                     }
                     return .pass

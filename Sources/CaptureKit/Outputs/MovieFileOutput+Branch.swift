@@ -6,7 +6,7 @@ extension MovieFileOutput {
     /// second: the branch's own thread; what it drops is counted). It takes H.264 from the
     /// source's encoded stage, shared with any other output encoding with the same settings.
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
-        [.init("queue", name: "\(prefix)_vqueue", Self.leakyQueue)]
+        [.leakyQueue("\(prefix)_vqueue")]
     }
 
     /// While recording, the recording's codec settings: the session gives the video an encoded
@@ -31,18 +31,18 @@ extension MovieFileOutput {
             .init("location", recording.settings.url.path), .init("buffer-mode", "unbuffered"), .init("sync", "false"), .init("async", "false"),
         ])
         var elements = video + [mux, sink]
-        var links = Self.chainLinks(video) + [.init(from: video[video.count - 1].name, to: "\(mux.name).video_%u"),
+        var links = PipelinePlan.Link.chain(video) + [.init(from: video[video.count - 1].name, to: "\(mux.name).video_%u"),
                                               .init(from: mux.name, to: sink.name)]
         var entries = [PipelinePlan.Branch.Entry(source: branch.stage ?? videoInput.name, element: video[0].name)]
         if let audioPort = branch.ports.first(where: { graph.inputs[$0.input].mediaType == .audio }) {
             let audio: [PipelinePlan.Element] = [
-                .init("queue", name: "\(key)_aqueue", Self.leakyQueue),
+                .leakyQueue("\(key)_aqueue"),
                 .init("audioconvert", name: "\(key)_aconvert"),
                 .init("audioresample", name: "\(key)_aresample"),
                 .init("capsfilter", name: "\(key)_acaps", [.init("caps", container.audioCaps)]),
             ] + container.audioEncoder(prefix: key)
             elements += audio
-            links += Self.chainLinks(audio) + [.init(from: audio[audio.count - 1].name, to: "\(mux.name).audio_%u")]
+            links += PipelinePlan.Link.chain(audio) + [.init(from: audio[audio.count - 1].name, to: "\(mux.name).audio_%u")]
             entries.append(.init(source: graph.inputs[audioPort.input].name, element: audio[0].name))
         }
         return PipelinePlan.Branch(key: key, elements: elements, links: links, entries: entries, finishesWithEndOfStream: true)
@@ -76,14 +76,12 @@ extension MovieFileOutput {
                 return .pass
             }
         }
-        let matrix = recording.settings.container.fragments && (recording.settings.orientation != .landscapeRight || recording.settings.mirrored)
-            ? DisplayMatrix(clockwiseDegrees: recording.settings.orientation.rotationDegrees, mirrored: recording.settings.mirrored) : nil
+        let matrix = recording.settings.displayMatrix
         try branch.pad("sink", "sink").addBufferProbe { buffer in
-            let box = buffer.bytes(at: 4, count: 4)
-            if let matrix, box == Self.moov {
+            if let matrix, buffer.holds(Self.moov, at: 4) {
                 _ = try? buffer.withWritableBytes { matrix.write(intoMovieHeader: $0) }
             }
-            recording.wrote(bytes: buffer.size, fragmentEnds: box == Self.moof)
+            recording.wrote(bytes: buffer.size, fragmentEnds: buffer.holds(Self.moof, at: 4))
             return .pass
         }
         recording.progress.withLock { $0.attached = true }
@@ -108,13 +106,4 @@ extension MovieFileOutput {
     /// `moof`: the box that closes a fragment; `moov`: the movie header (the first fragment's,
     /// and the final index).
     static let moof = Array("moof".utf8), moov = Array("moov".utf8)
-
-    /// A queue that gives its part a thread and drops the oldest after a second.
-    static let leakyQueue: [PipelinePlan.Property] = [
-        .init("leaky", "downstream"), .init("max-size-buffers", "0"), .init("max-size-bytes", "0"), .init("max-size-time", "1000000000"),
-    ]
-
-    static func chainLinks(_ chain: [PipelinePlan.Element]) -> [PipelinePlan.Link] {
-        zip(chain, chain.dropFirst()).map { PipelinePlan.Link(from: $0.name, to: $1.name) }
-    }
 }

@@ -80,9 +80,7 @@ extension MovieFileOutput {
         // Off the session's executor: the index is written from the fragments, then did-finish.
         Self.finalizing.async {
             if finalizes {
-                let matrix = settings.orientation != .landscapeRight || settings.mirrored
-                    ? DisplayMatrix(clockwiseDegrees: settings.orientation.rotationDegrees, mirrored: settings.mirrored) : nil
-                if !MovieFinalizer.finalize(settings.url, container: settings.container, matrix: matrix) {
+                if !MovieFinalizer.finalize(settings.url, container: settings.container, matrix: settings.displayMatrix) {
                     CaptureLog.logger.warning("\(settings.url.path) keeps its fragments: it plays, without a single index")
                 }
             }
@@ -110,7 +108,7 @@ extension MovieFileOutput {
 
     private func makeRecording(to url: URL, delegate: any FileOutputRecordingDelegate, queue: DispatchQueue) throws(CaptureError) -> Recording {
         let container = try MovieContainer(url: url)
-        guard let encoder = VideoEncoder.best else {
+        guard VideoEncoder.best != nil else {
             throw .unsupported(feature: "H.264 encoding (install x264enc: gstreamer1.0-plugins-ugly)", device: "this machine")
         }
         guard owner.value?.isRunning == true else { throw .sessionNotRunning }
@@ -123,7 +121,7 @@ extension MovieFileOutput {
         let source = video.device.map { SourceFormat(width: $0.activeFormat.width, height: $0.activeFormat.height, frameRate: $0.activeFrameRate,
                                                        pixelFormat: $0.activeFormat.pixelFormat) }
         let settings = state.withLock { state in
-            Recording.Settings(url: url, container: container, codec: source.map(state.codecSettings.resolved(for:)) ?? state.codecSettings, encoder: encoder,
+            Recording.Settings(url: url, container: container, codec: source.map(state.codecSettings.resolved(for:)) ?? state.codecSettings,
                                fragmentInterval: state.fragmentInterval, maxDuration: state.maxDuration, maxFileSize: state.maxFileSize,
                                minFreeDiskSpace: state.minFreeDiskSpace, orientation: orientation, mirrored: mirrored)
         }

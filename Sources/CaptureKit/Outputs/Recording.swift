@@ -13,13 +13,19 @@ final class Recording: Sendable {
         var url: URL
         var container: MovieContainer
         var codec: VideoCodecSettings
-        var encoder: VideoEncoder
         var fragmentInterval: CaptureTime
         var maxDuration: CaptureTime
         var maxFileSize: Int64
         var minFreeDiskSpace: Int64
         var orientation: VideoOrientation
         var mirrored: Bool
+
+        /// The MP4/MOV display matrix for the orientation and mirroring; nil for the sensor's
+        /// own landscape, or for Matroska, which has none.
+        var displayMatrix: DisplayMatrix? {
+            guard container.fragments, orientation != .landscapeRight || mirrored else { return nil }
+            return DisplayMatrix(clockwiseDegrees: orientation.rotationDegrees, mirrored: mirrored)
+        }
     }
 
     struct Progress {

@@ -24,9 +24,7 @@ enum EncodedStage {
     static func plan(key: String, source: String, format: SourceFormat, encoder: VideoEncoder, settings: VideoCodecSettings) -> PipelinePlan.Branch {
         let rawFormat = encoder.kind == .x264enc || encoder.kind == .openh264enc ? "I420" : "NV12"
         let chain: [PipelinePlan.Element] = [
-            .init("queue", name: "\(key)_queue", [
-                .init("leaky", "downstream"), .init("max-size-buffers", "0"), .init("max-size-bytes", "0"), .init("max-size-time", "1000000000"),
-            ]),
+            .leakyQueue("\(key)_queue"),
             .init("videoconvert", name: "\(key)_convert"),
             .init("capsfilter", name: "\(key)_raw", [.init("caps", "video/x-raw,format=\(rawFormat)")]),
         ] + encoder.elements(prefix: key, settings: settings, source: format) + [

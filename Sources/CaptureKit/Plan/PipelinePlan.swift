@@ -18,6 +18,15 @@
             self.properties = properties
         }
 
+        /// A `queue` giving its part a thread of its own, dropping the oldest after `seconds`
+        /// (never blocking the tee it hangs off).
+        static func leakyQueue(_ name: String, seconds: Int = 1) -> Element {
+            Element("queue", name: name, [
+                Property("leaky", "downstream"), Property("max-size-buffers", "0"), Property("max-size-bytes", "0"),
+                Property("max-size-time", String(seconds * 1_000_000_000)),
+            ])
+        }
+
         /// Whether `other` is the same element (factory and name), whatever its properties.
         func isSameElement(as other: Element) -> Bool { factory == other.factory && name == other.name }
     }
@@ -51,6 +60,11 @@
         public init(from: String, to: String) {
             self.from = from
             self.to = to
+        }
+
+        /// The links of `elements` one after another.
+        static func chain(_ elements: [Element]) -> [Link] {
+            zip(elements, elements.dropFirst()).map { Link(from: $0.name, to: $1.name) }
         }
     }
 
@@ -115,7 +129,7 @@
         init(key: String, chain: [Element], source: String, finishesWithEndOfStream: Bool = false) {
             self.key = key
             elements = chain
-            links = zip(chain, chain.dropFirst()).map { Link(from: $0.name, to: $1.name) }
+            links = Link.chain(chain)
             entries = [Entry(source: source, element: chain[0].name)]
             self.finishesWithEndOfStream = finishesWithEndOfStream
         }
@@ -138,7 +152,7 @@
     public var links: [Link] {
         var links: [Link] = []
         for source in sources {
-            links += zip(source.elements, source.elements.dropFirst()).map { Link(from: $0.name, to: $1.name) }
+            links += Link.chain(source.elements)
         }
         for branch in branches {
             for entry in branch.entries {
@@ -162,7 +176,7 @@
         var parts: [(elements: [Element], links: [Link])] = []
         var placed = Set<String>()
         for source in sources {
-            parts.append((source.elements, zip(source.elements, source.elements.dropFirst()).map { Link(from: $0.name, to: $1.name) }))
+            parts.append((source.elements, Link.chain(source.elements)))
             for branch in branches where branch.entries.first?.source == source.key {
                 parts.append((branch.elements, [Link(from: source.tee.name, to: branch.entries[0].element)] + branch.links))
                 placed.insert(branch.key)

@@ -20,7 +20,7 @@ struct RunningSource: Sendable {
     static func make(_ plan: PipelinePlan.Source, input: SessionGraph.Input, tee: Element) throws(CaptureError) -> RunningSource {
         let head = plan.head
         let bin = try Bin.planned("\(plan.key)_bin", elements: head,
-                                  links: zip(head, head.dropFirst()).map { .init(from: $0.name, to: $1.name) })
+                                  links: PipelinePlan.Link.chain(head))
         let format = input.format
         let device = input.device
         var sensor: VirtualCameraSensor?
