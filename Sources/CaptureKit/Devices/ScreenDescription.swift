@@ -34,6 +34,16 @@ struct ScreenDescription: Equatable {
     /// The screen of `display`, or nil when the display does not answer (or `ximagesrc` is not
     /// installed). Opening a local display that is not there fails at once.
     static func probe(display: String) -> ScreenDescription? {
+        // An X server that has just started (or is busy) can refuse the first connection: a
+        // display is not taken as absent before three tries, 50 ms apart.
+        for attempt in 0..<3 {
+            if let description = probeOnce(display: display) { return description }
+            if attempt < 2 { usleep(50_000) }
+        }
+        return nil
+    }
+
+    private static func probeOnce(display: String) -> ScreenDescription? {
         guard let source = try? Element(factory: "ximagesrc", name: "screen_probe") else { return nil }
         guard (try? source.set("display-name", display)) != nil else { return nil }
         defer { source.setState(.null) }
