@@ -16,12 +16,14 @@ extension Bin {
     }
 
     /// The pad a link end names: `element.pad` (a static pad, or a request pad when it is a
-    /// template such as `video_%u`), or the element's always pad `src`/`sink`.
+    /// template such as `video_%u` or a request-only name such as hlssink2's `video`), or the
+    /// element's always pad `src`/`sink`.
     func pad(_ end: String, direction: String) throws(GStreamerError) -> Pad {
         let parts = end.split(separator: ".", maxSplits: 1).map(String.init)
         let element = try element(named: parts[0])
         guard parts.count == 2 else { return try element.staticPad(direction) }
-        return parts[1].contains("%") ? try element.requestPad(parts[1]) : try element.staticPad(parts[1])
+        if !parts[1].contains("%"), let pad = try? element.staticPad(parts[1]) { return pad }
+        return try element.requestPad(parts[1])
     }
 }
 

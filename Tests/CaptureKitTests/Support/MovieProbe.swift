@@ -22,9 +22,12 @@ struct MovieProbe {
     var video: Stream? { streams.first { $0.type == "video" } }
     var audio: Stream? { streams.first { $0.type == "audio" } }
 
-    /// Runs `ffprobe -count_frames` on `path`; throws when ffprobe cannot read the file.
-    init(_ path: String) throws {
-        let output = try run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_format", "-show_streams", "-of", "json", path])
+    /// Runs `ffprobe -count_frames` on `path`; throws when ffprobe cannot read the file. With
+    /// `toleratingErrors`, decoding errors (a stream cut off mid-frame by a killed receiver)
+    /// go to the test's output instead of failing the probe.
+    init(_ path: String, toleratingErrors: Bool = false) throws {
+        let output = try run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-show_format", "-show_streams", "-of", "json", path],
+                             mergingErrors: !toleratingErrors)
         guard let data = output.data(using: .utf8),
               let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let format = json["format"] as? [String: Any] else {

@@ -23,15 +23,16 @@ extension CaptureDevice {
     }
 }
 
-/// Runs a command and returns its standard output.
+/// Runs a command and returns its standard output, and its standard error unless
+/// `mergingErrors` is false (then it goes to the test's).
 @discardableResult
-func run(_ executable: String, _ arguments: [String]) throws -> String {
+func run(_ executable: String, _ arguments: [String], mergingErrors: Bool = true) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
-    process.standardError = pipe
+    if mergingErrors { process.standardError = pipe }
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -1,0 +1,139 @@
+import Foundation
+import GStreamerSwift
+
+extension StreamOutput {
+    /// What a target adds after the branch's H.264 (Annex B) and encoded audio: its elements,
+    /// their links, the `element.pad` the video enters and the one audio enters (nil: the
+    /// target takes no audio), and the pad that counts the bytes sent (element suffix and pad).
+    struct Tail {
+        var elements: [PipelinePlan.Element]
+        var links: [PipelinePlan.Link]
+        var video: String
+        var audio: String?
+        /// The container whose audio encoder the target takes: `.mp4` AAC, `.mkv` Opus.
+        var audioCodec = MovieContainer.mp4
+        var counter = (element: "sink", pad: "sink")
+    }
+
+    /// The video part, named `prefix_…`: `queue` `prefix_queue` (leaky, one second: the
+    /// branch's own thread; what it drops is counted) ! `h264parse` `prefix_parse` (SPS and PPS
+    /// with every key frame, so a receiver that joins late decodes) ! Annex B caps
+    /// `prefix_h264`. It takes H.264 from the source's encoded stage.
+    func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
+        [
+            .leakyQueue("\(prefix)_queue"),
+            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", "-1")]),
+            .init("capsfilter", name: "\(prefix)_h264", [.init("caps", "video/x-h264,stream-format=byte-stream,alignment=au")]),
+        ]
+    }
+
+    /// The whole branch: the video part from the encoded stage, the target's tail, and when the
+    /// session has a microphone and the target takes audio, `queue` `prefix_aqueue` !
+    /// `audioconvert` ! `audioresample` ! caps ! encoder ! parser `prefix_aparse` from the audio
+    /// port's tee into the tail.
+    func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
+        let key = branch.name
+        let videoInput = graph.inputs[branch.input]
+        let video = self.branch(prefix: key, source: SourceFormat(videoInput))
+        let tail = self.tail(prefix: key)
+        var elements = video + tail.elements
+        var links = PipelinePlan.Link.chain(video) + [.init(from: video[video.count - 1].name, to: tail.video)] + tail.links
+        var entries = [PipelinePlan.Branch.Entry(source: branch.stage ?? videoInput.name, element: video[0].name)]
+        if let audioTarget = tail.audio, let audioPort = branch.ports.first(where: { graph.inputs[$0.input].mediaType == .audio }) {
+            let audio: [PipelinePlan.Element] = [
+                .leakyQueue("\(key)_aqueue"),
+                .init("audioconvert", name: "\(key)_aconvert"),
+                .init("audioresample", name: "\(key)_aresample"),
+                .init("capsfilter", name: "\(key)_acaps", [.init("caps", tail.audioCodec.audioCaps)]),
+            ] + tail.audioCodec.audioEncoder(prefix: key)
+            elements += audio
+            links += PipelinePlan.Link.chain(audio) + [.init(from: audio[audio.count - 1].name, to: audioTarget)]
+            entries.append(.init(source: graph.inputs[audioPort.input].name, element: audio[0].name))
+        }
+        return PipelinePlan.Branch(key: key, elements: elements, links: links, entries: entries, finishesWithEndOfStream: false)
+    }
+
+    /// The target's own elements.
+    func tail(prefix key: String) -> Tail {
+        switch target {
+        case .srt(let srt): srtTail(prefix: key, srt)
+        case .rtp(let host, let port): rtpTail(prefix: key, host: host, port: port)
+        case .hls(let hls): hlsTail(prefix: key, hls)
+        case .rtsp, .rtspPublish, .whep:
+            // Refused by `StreamTarget.validate()` until they are built.
+            Tail(elements: [.init("fakesink", name: "\(key)_sink")], links: [], video: "\(key)_sink")
+        }
+    }
+
+    /// Counts what goes in and out and what is sent, and hooks up the target's own signals.
+    func attach(_ branch: RunningBranch) throws(CaptureError) {
+        let tail = self.tail(prefix: branch.prefix)
+        try branch.pad("queue", "sink").addBufferProbe { [weak self] _ in
+            self?.state.withLock { $0.framesIn += 1 }
+            return .pass
+        }
+        try branch.pad("parse", "src").addBufferProbe { [weak self] _ in
+            self?.state.withLock { state in
+                state.statistics.framesSent += 1
+                state.statistics.framesDropped = max(0, state.framesIn - state.statistics.framesSent)
+            }
+            return .pass
+        }
+        try branch.pad(tail.counter.element, tail.counter.pad).addBufferProbe { [weak self] buffer in
+            self?.sent(bytes: buffer.size)
+            return .pass
+        }
+        try attachTarget(branch)
+        state.withLock { state in
+            state.status = .streaming
+            state.attachedAt = DispatchTime.now().uptimeNanoseconds
+            if target.reconnects || !target.servesClients { state.statistics.clients = 1 }
+        }
+    }
+
+    private func sent(bytes: Int) {
+        state.withLock { state in
+            state.statistics.bytesSent += Int64(bytes)
+            // Data flowed: a caller's next failure starts its back-off again from the shortest.
+            if state.failures > 0, state.statistics.bytesSent > 0 { state.failures = 0 }
+        }
+    }
+
+    /// Target-specific hooks: SRT's caller count, RTP's session description.
+    func attachTarget(_ branch: RunningBranch) throws(CaptureError) {
+        switch target {
+        case .srt: try attachSRT(branch)
+        case .rtp: try attachRTP(branch)
+        case .hls(let hls): try hls.createDirectory()
+        default: break
+        }
+    }
+}
+
+extension StreamTarget {
+    /// Whether receivers connect to the output (a server), rather than it sending to one.
+    var servesClients: Bool {
+        switch self {
+        case .rtsp, .whep: true
+        case .srt(let srt): srt.mode == .listener
+        case .rtp, .hls, .rtspPublish: false
+        }
+    }
+
+    /// Throws for a target this build cannot stream to yet, or an HLS directory it cannot use.
+    func validate() throws(CaptureError) {
+        switch self {
+        case .rtsp, .rtspPublish, .whep:
+            throw .unsupported(feature: "streaming to \(description)", device: "this build")
+        case .hls(let hls):
+            guard (1...60).contains(hls.segmentDuration) else {
+                throw .invalidSetting(name: "HLS segment duration", value: "\(hls.segmentDuration) s", valid: "1…60 s")
+            }
+            guard (1...100).contains(hls.playlistLength) else {
+                throw .invalidSetting(name: "HLS playlist length", value: "\(hls.playlistLength) segments", valid: "1…100 segments")
+            }
+        case .srt, .rtp:
+            break
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Where a ``StreamOutput`` sends its stream, and how: serve it, publish it to a server that
+/// runs elsewhere, or write it for a web server to hand out.
+///
+/// Build one from its URL with ``init(parsing:listen:)`` (what `capture stream` takes):
+///
+/// | Form | Target |
+/// |---|---|
+/// | `rtsp://HOST:PORT/PATH` | ``rtsp(host:port:path:credentials:)``: serve RTSP there |
+/// | `publish:rtsp://[USER:PASS@]HOST:PORT/PATH` | ``rtspPublish(url:credentials:)``: ANNOUNCE/RECORD to a server |
+/// | `srt://:PORT` | ``srt(_:)`` listener: receivers call in |
+/// | `srt://HOST:PORT` | ``srt(_:)`` caller: push to a listening receiver or ingest |
+/// | `rtp://HOST:PORT` | ``rtp(host:port:)``: RTP over UDP, described by ``StreamOutput/sessionDescription`` |
+/// | `hls:DIR` | ``hls(_:)``: a live playlist with segments in DIR |
+/// | `whep://HOST:PORT/PATH` | ``whep(host:port:path:)``: a WHEP endpoint at `http://HOST:PORT/PATH` |
+public enum StreamTarget: Sendable, Hashable {
+    /// Serves RTSP at `rtsp://host:port/path` (TCP and UDP transports, several clients at once).
+    case rtsp(host: String, port: Int, path: String, credentials: StreamCredentials? = nil)
+    /// Publishes to an RTSP server that records (`ANNOUNCE`/`RECORD`), reconnecting with back-off.
+    case rtspPublish(url: String, credentials: StreamCredentials? = nil)
+    /// MPEG-TS over SRT, as listener or caller.
+    case srt(SRTTarget)
+    /// RTP over UDP to `host:port`.
+    case rtp(host: String, port: Int)
+    /// A live HLS playlist and its segments in a directory.
+    case hls(HLSTarget)
+    /// A WHEP endpoint (WebRTC playback, HTTP signalling) at `http://host:port/path`.
+    case whep(host: String, port: Int, path: String)
+
+    /// Whether the target reconnects by itself when its peer goes away (a caller or publisher).
+    public var reconnects: Bool {
+        switch self {
+        case .rtspPublish: true
+        case .srt(let srt): srt.mode == .caller
+        default: false
+        }
+    }
+
+    /// The URL form of the target, as ``init(parsing:listen:)`` takes it.
+    public var description: String {
+        switch self {
+        case .rtsp(let host, let port, let path, _): "rtsp://\(StreamTarget.bracketed(host)):\(port)\(path)"
+        case .rtspPublish(let url, _): "publish:\(url)"
+        case .srt(let srt): srt.uri
+        case .rtp(let host, let port): "rtp://\(StreamTarget.bracketed(host)):\(port)"
+        case .hls(let hls): "hls:\(hls.directory.path)"
+        case .whep(let host, let port, let path): "whep://\(StreamTarget.bracketed(host)):\(port)\(path)"
+        }
+    }
+
+    static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+}
+
+/// A user name and password: asked of RTSP clients (digest or basic), or given to a server
+/// when publishing.
+public struct StreamCredentials: Sendable, Hashable {
+    public var user: String
+    public var password: String
+
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+}
+
+/// An SRT endpoint carrying MPEG-TS (188-byte packets, seven to a datagram).
+public struct SRTTarget: Sendable, Hashable {
+    public enum Mode: String, Sendable, Hashable {
+        /// Waits for receivers to call in (several at once).
+        case listener
+        /// Calls a listening receiver, and calls again with back-off when it goes away.
+        case caller
+    }
+
+    public var mode: Mode
+    /// The address to listen on or call.
+    public var host: String
+    public var port: Int
+    /// The receiver's buffer, milliseconds (SRT's `latency`, default 120).
+    public var latency: Int
+    /// Encrypts the stream when set (10 to 79 characters).
+    public var passphrase: String?
+
+    public init(mode: Mode, host: String, port: Int, latency: Int = 120, passphrase: String? = nil) {
+        self.mode = mode
+        self.host = host
+        self.port = port
+        self.latency = latency
+        self.passphrase = passphrase
+    }
+
+    /// The URI `srtsink` takes.
+    var uri: String {
+        "srt://\(StreamTarget.bracketed(host)):\(port)?mode=\(mode.rawValue)&latency=\(latency)"
+            + (passphrase.map { "&passphrase=\($0)" } ?? "")
+    }
+}
+
+/// A live HLS playlist: `playlist.m3u8` and segments `segmentNNNNN.ts` in a directory, a
+/// rolling window of the newest segments (older ones are deleted).
+public struct HLSTarget: Sendable, Hashable {
+    public var directory: URL
+    /// Seconds per segment; segments start on key frames (default 2).
+    public var segmentDuration: Int
+    /// Segments listed in the playlist (default 5); twice as many are kept on disk, and the one
+    /// being written.
+    public var playlistLength: Int
+
+    public init(directory: URL, segmentDuration: Int = 2, playlistLength: Int = 5) {
+        self.directory = directory
+        self.segmentDuration = segmentDuration
+        self.playlistLength = playlistLength
+    }
+
+    /// The playlist's file.
+    public var playlistURL: URL { directory.appendingPathComponent("playlist.m3u8") }
+}

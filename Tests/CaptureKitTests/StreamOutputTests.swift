@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+/// Stream outputs read by clients no one here wrote: ffprobe and ffmpeg over SRT and RTP,
+/// srt-live-transmit as an SRT listener, ffprobe on an HLS playlist.
+@Suite("Stream outputs", .serialized)
+struct StreamOutputTests {
+    /// Waits until `condition` holds, up to `seconds`.
+    static func wait(seconds: Double, _ condition: () -> Bool) async throws {
+        for _ in 0..<Int(seconds * 20) where !condition() { try await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    @Test("HLS: a rolling playlist whose segments ffprobe reads, at the camera's size; old segments deleted")
+    func hls() async throws {
+        let directory = try temporaryDirectory().appendingPathComponent("live")
+        let output = try StreamOutput(target: .hls(HLSTarget(directory: directory, segmentDuration: 1, playlistLength: 2)),
+                                      videoSettings: .init(keyFrameInterval: 15))
+        let test = try TestSession(preset: .vga640x480, outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let playlist = directory.appendingPathComponent("playlist.m3u8")
+        try await Self.wait(seconds: 10) { ((try? String(contentsOf: playlist, encoding: .utf8)) ?? "").components(separatedBy: "#EXTINF").count > 2 }
+        let text = try String(contentsOf: playlist, encoding: .utf8)
+        #expect(text.components(separatedBy: "#EXTINF").count - 1 >= 2, "two segments listed: \(text)")
+        // A player: ffmpeg follows the live playlist for two seconds of video.
+        let file = directory.deletingLastPathComponent().appendingPathComponent("hls.ts")
+        let ffmpeg = try BackgroundProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", playlist.path, "-t", "2", "-c", "copy", "-f", "mpegts", file.path])
+        #expect(try await ffmpeg.wait(seconds: 15), "ffmpeg ends after 2 s: \(ffmpeg.output)")
+        let video = try #require(try MovieProbe(file.path).video, "ffprobe reads what ffmpeg took from the playlist")
+        #expect(video.codec == "h264" && video.width == 640 && video.height == 480)
+        #expect(video.frames >= 45, "\(video.frames) frames")
+        #expect(output.status == .streaming && output.statistics.framesSent > 30)
+        try await Task.sleep(for: .seconds(4))
+        let segments = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ts") }
+        #expect(segments.count <= 5, "at most twice the playlist's length kept, and the one being written: \(segments.sorted())")
+        #expect(!segments.contains("segment00000.ts"), "the oldest segment was deleted")
+    }
+
+    @Test("SRT listener: ffmpeg calls in and records what ffprobe decodes; the caller is counted")
+    func srtListener() async throws {
+        let port = freePort()
+        let output = try StreamOutput(target: StreamTarget(parsing: "srt://:\(port)?latency=20"), videoSettings: .init(keyFrameInterval: 15))
+        let test = try TestSession(preset: .vga640x480, outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let file = try temporaryDirectory().appendingPathComponent("srt.ts")
+        let ffmpeg = try BackgroundProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", "srt://127.0.0.1:\(port)?mode=caller&latency=20000",
+                                                                "-t", "3", "-c", "copy", "-f", "mpegts", file.path])
+        try await Self.wait(seconds: 5) { output.statistics.clients == 1 }
+        #expect(output.statistics.clients == 1)
+        #expect(try await ffmpeg.wait(seconds: 15), "ffmpeg ends after 3 s of stream: \(ffmpeg.output)")
+        let video = try #require(try MovieProbe(file.path).video)
+        #expect(video.codec == "h264" && video.width == 640 && video.height == 480)
+        #expect(video.frames >= 75, "3 s at 30 fps, got \(video.frames)")
+        try await Self.wait(seconds: 3) { output.statistics.clients == 0 }
+        #expect(output.statistics.clients == 0, "the caller left")
+        #expect(test.session.isRunning && output.status == .streaming)
+    }
+
+    @Test("SRT caller: srt-live-transmit receives; killed mid-stream and restarted, the stream resumes while HLS runs on")
+    func srtCallerReconnects() async throws {
+        let port = freePort()
+        let directory = try temporaryDirectory()
+        let caller = try StreamOutput(target: StreamTarget(parsing: "srt://127.0.0.1:\(port)?latency=20"), videoSettings: .init(keyFrameInterval: 15))
+        let hls = try StreamOutput(target: .hls(HLSTarget(directory: directory.appendingPathComponent("hls"), segmentDuration: 1)),
+                                   videoSettings: .init(keyFrameInterval: 15))
+        func receive(_ name: String) throws -> (BackgroundProcess, URL) {
+            let file = directory.appendingPathComponent(name)
+            // srt-live-transmit writes files only as standard output (`file://con`).
+            return (try BackgroundProcess("/bin/sh", ["-c", "exec srt-live-transmit -q 'srt://:\(port)?mode=listener' file://con > '\(file.path)'"]), file)
+        }
+        var (receiver, first) = try receive("first.ts")
+        let test = try TestSession(preset: .vga640x480, outputs: [caller, hls])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        try await Task.sleep(for: .seconds(2))
+        receiver.kill()
+        let framesBefore = hls.statistics.framesSent
+        try await Self.wait(seconds: 10) { if case .failed = caller.status { true } else { false } }
+        guard case .failed(let error, let retry) = caller.status else {
+            Issue.record("the caller notices its receiver went away: \(caller.status)")
+            return
+        }
+        #expect(error.code == .streamFailed && retry != nil)
+        (receiver, _) = try receive("second.ts")
+        let second = directory.appendingPathComponent("second.ts")
+        try await Self.wait(seconds: 15) { ((try? FileManager.default.attributesOfItem(atPath: second.path)[.size] as? Int) ?? 0) > 200_000 }
+        receiver.kill()
+        #expect(caller.statistics.reconnects >= 1)
+        #expect(hls.statistics.framesSent > framesBefore + 30, "HLS ran on meanwhile")
+        #expect(test.session.isRunning)
+        for file in [first, second] {
+            // Both receivers were killed mid-stream: their files end in a cut-off packet.
+            let video = try #require(try MovieProbe(file.path, toleratingErrors: true).video, "\(file.lastPathComponent) decodes")
+            #expect(video.codec == "h264" && video.width == 640 && video.frames >= 20, "\(file.lastPathComponent): \(video.frames) frames")
+        }
+    }
+
+    @Test("RTP: ffmpeg receives from the SDP the output writes")
+    func rtp() async throws {
+        let port = freePort() & ~1
+        let output = try StreamOutput(target: StreamTarget(parsing: "rtp://127.0.0.1:\(port)"), videoSettings: .init(keyFrameInterval: 15))
+        let test = try TestSession(preset: .vga640x480, outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        try await Self.wait(seconds: 5) { output.sessionDescription != nil }
+        let sdp = try #require(output.sessionDescription)
+        #expect(sdp.contains("m=video \(port) RTP/AVP 96") && sdp.contains("sprop-parameter-sets="), "\(sdp)")
+        let directory = try temporaryDirectory()
+        try sdp.write(to: directory.appendingPathComponent("stream.sdp"), atomically: true, encoding: .utf8)
+        let file = directory.appendingPathComponent("rtp.ts")
+        let ffmpeg = try BackgroundProcess("/usr/bin/ffmpeg", ["-v", "error", "-protocol_whitelist", "file,udp,rtp",
+                                                                "-i", directory.appendingPathComponent("stream.sdp").path,
+                                                                "-t", "2", "-c", "copy", "-f", "mpegts", file.path])
+        #expect(try await ffmpeg.wait(seconds: 15), "ffmpeg ends after 2 s: \(ffmpeg.output)")
+        let video = try #require(try MovieProbe(file.path).video)
+        #expect(video.codec == "h264" && video.width == 640 && video.height == 480 && video.frames >= 45, "\(video.frames) frames")
+    }
+
+    @Test("Targets parse from their URL forms; bad ones name the text and the accepted forms")
+    func parsing() throws {
+        #expect(try StreamTarget(parsing: "srt://:9000") == .srt(SRTTarget(mode: .listener, host: "127.0.0.1", port: 9000)))
+        #expect(try StreamTarget(parsing: "srt://:9000", listen: "0.0.0.0") == .srt(SRTTarget(mode: .listener, host: "0.0.0.0", port: 9000)))
+        #expect(try StreamTarget(parsing: "srt://10.0.0.5:9000?latency=20") == .srt(SRTTarget(mode: .caller, host: "10.0.0.5", port: 9000, latency: 20)))
+        #expect(try StreamTarget(parsing: "rtsp://:8554/cam") == .rtsp(host: "127.0.0.1", port: 8554, path: "/cam"))
+        #expect(try StreamTarget(parsing: "publish:rtsp://me:pw@media:8554/cam")
+            == .rtspPublish(url: "rtsp://media:8554/cam", credentials: StreamCredentials(user: "me", password: "pw")))
+        #expect(try StreamTarget(parsing: "rtp://239.0.0.1:5004") == .rtp(host: "239.0.0.1", port: 5004))
+        #expect(try StreamTarget(parsing: "hls:/tmp/live") == .hls(HLSTarget(directory: URL(fileURLWithPath: "/tmp/live", isDirectory: true))))
+        #expect(try StreamTarget(parsing: "whep://:8080/whep") == .whep(host: "127.0.0.1", port: 8080, path: "/whep"))
+        for bad in ["ftp://x:1/a", "srt://:0", "srt://host", "rtp://:5004", "hls:", "srt://:9000?latency=abc", "rtsp://:8554", "camera"] {
+            #expect {
+                try StreamTarget(parsing: bad)
+            } throws: { error in
+                guard let error = error as? CaptureError else { return false }
+                return error.code == .invalidStreamTarget && error.value == bad && error.message.contains("srt://:PORT")
+            }
+        }
+    }
+}
