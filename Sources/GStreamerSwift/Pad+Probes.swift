@@ -134,3 +134,33 @@ extension Element {
         return State(current) ?? .null
     }
 }
+
+/// Told the bytes of each buffer or buffer list that passes a pad.
+public typealias ByteCountProbe = @Sendable (Int) -> Void
+
+extension Pad {
+    /// Calls `count` with the size of every buffer, and the total of every buffer list (what
+    /// `mpegtsmux alignment=7` and payloaders push), that passes the pad, on the streaming
+    /// thread; nothing is mapped or copied. Returns an id for `removeProbe`.
+    @discardableResult
+    public func addByteCountProbe(_ count: @escaping ByteCountProbe) -> UInt {
+        let box = CallbackBox(count)
+        let types = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)
+        return UInt(gst_pad_add_probe(pointer.raw, types, Trampolines.byteCountProbe, box.retainedPointer(), Trampolines.releaseByteCountProbe))
+    }
+}
+
+extension Trampolines {
+    static let byteCountProbe: GstPadProbeCallback = { _, info, userData in
+        guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+        let bytes = info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue != 0
+            ? gst_buffer_list_calculate_size(OpaquePointer(data))
+            : gst_buffer_get_size(data.assumingMemoryBound(to: GstBuffer.self))
+        CallbackBox<ByteCountProbe>.from(userData).value(Int(bytes))
+        return GST_PAD_PROBE_OK
+    }
+
+    static let releaseByteCountProbe: GDestroyNotify = { userData in
+        CallbackBox<ByteCountProbe>.release(userData)
+    }
+}

@@ -3,14 +3,14 @@ import CaptureKit
 import Foundation
 import Logging
 
-/// The `capture` command: devices, stills, recordings and pipeline files on CaptureKit.
+/// The `capture` command: devices, stills, recordings, streams and pipeline files on CaptureKit.
 @main
 struct Capture: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture",
-        abstract: "Record, snap and run camera pipelines with CaptureKit.",
+        abstract: "Record, stream, snap and run camera pipelines with CaptureKit.",
         discussion: "Exit codes: 0 success, 1 runtime failure, 2 usage error.",
-        subcommands: [Devices.self, Controls.self, Snap.self, Record.self, Scan.self, Compile.self, Validate.self, Run.self]
+        subcommands: [Devices.self, Controls.self, Snap.self, Record.self, Stream.self, Scan.self, Compile.self, Validate.self, Run.self]
     )
 
     /// Parses, runs, and maps failures to the exit codes: 1 for runtime failures, 2 for usage.

@@ -79,10 +79,7 @@ extension StreamOutput {
             }
             return .pass
         }
-        try branch.pad(tail.counter.element, tail.counter.pad).addBufferProbe { [weak self] buffer in
-            self?.sent(bytes: buffer.size)
-            return .pass
-        }
+        try branch.pad(tail.counter.element, tail.counter.pad).addByteCountProbe { [weak self] bytes in self?.sent(bytes: bytes) }
         try attachTarget(branch)
         state.withLock { state in
             state.status = .streaming

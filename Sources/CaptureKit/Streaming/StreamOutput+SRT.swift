@@ -18,11 +18,16 @@ extension StreamOutput {
     }
 
     /// A listener counts its callers as they come and go ("caller-added", "caller-removed", on
-    /// the sink's thread).
+    /// the sink's thread), and asks the encoder for a key frame when one comes, so that it
+    /// decodes from its first second rather than from the next key frame.
     func attachSRT(_ branch: RunningBranch) throws(CaptureError) {
         guard case .srt(let srt) = target, srt.mode == .listener else { return }
         let sink = try branch.element("sink")
-        sink.onSignal("caller-added") { [weak self] in self?.state.withLock { $0.statistics.clients += 1 } }
+        let entry = try branch.pad("queue", "sink")
+        sink.onSignal("caller-added") { [weak self] in
+            self?.state.withLock { $0.statistics.clients += 1 }
+            entry.push(.forceKeyUnit())
+        }
         sink.onSignal("caller-removed") { [weak self] in self?.state.withLock { $0.statistics.clients = max(0, $0.statistics.clients - 1) } }
     }
 }

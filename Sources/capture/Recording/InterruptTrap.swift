@@ -3,13 +3,14 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// SIGINT and SIGTERM while recording: instead of ending the process, the first stops the
-/// recording so that the file is finished (its index written) and the command exits normally;
-/// a second ends the process at once, as it would have (ffmpeg's Ctrl-C twice).
+/// SIGINT and SIGTERM while recording or streaming: instead of ending the process, the first
+/// runs the command's stop action (a recording is finished, its index written; a stream ends)
+/// and the command exits normally; a second ends the process at once, as it would have
+/// (ffmpeg's Ctrl-C twice).
 final class InterruptTrap: Sendable {
     private struct State {
         var interrupted = false
-        var movie: MovieFileOutput?
+        var action: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -40,24 +41,30 @@ final class InterruptTrap: Sendable {
 
     /// From now on a signal stops `movie`'s recording; when one came already, stops it at once.
     func stops(_ movie: MovieFileOutput) {
+        onInterrupt { movie.stopRecording() }
+    }
+
+    /// From now on a signal runs `action` (on the trap's queue); when one came already, runs it
+    /// at once.
+    func onInterrupt(_ action: @escaping @Sendable () -> Void) {
         let already = state.withLock { state -> Bool in
-            state.movie = movie
+            state.action = action
             return state.interrupted
         }
-        if already { movie.stopRecording() }
+        if already { action() }
     }
 
     private func interrupt(_ number: Int32) {
-        let (again, movie) = state.withLock { state -> (Bool, MovieFileOutput?) in
+        let (again, action) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
             defer { state.interrupted = true }
-            return (state.interrupted, state.movie)
+            return (state.interrupted, state.action)
         }
         if again {
             signal(number, SIG_DFL)
             raise(number)
             return
         }
-        // Returns once the file is closed; did-finish then ends the command's wait.
-        movie?.stopRecording()
+        // A recording's returns once the file is closed; did-finish then ends the command's wait.
+        action?()
     }
 }
