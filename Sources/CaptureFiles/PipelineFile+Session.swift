@@ -92,6 +92,7 @@ extension PipelineFile {
             let audio: ConnectionSpec? = switch output {
             case .audioData(let spec): spec.connection
             case .movie(let spec): spec.audio
+            case .stream(let spec): spec.audio
             default: nil
             }
             return audio.map { $0.namesInput && $0.input == input.name } ?? false
@@ -221,6 +222,10 @@ extension PipelineFile {
             let movie = MovieFileOutput()
             movie.setLimits(maxDuration: spec.maxDuration, maxSize: spec.maxSize, fragmentInterval: spec.fragmentInterval)
             captureOutput = movie
+        case .stream(let spec):
+            captureOutput = try capture(at: spec.location) { () throws(CaptureError) in
+                try StreamOutput(target: spec.target, videoSettings: spec.codecSettings)
+            }
         }
         try capture(at: output.location) { () throws(CaptureError) in
             try session.addOutputWithNoConnections(captureOutput)
@@ -237,8 +242,11 @@ extension PipelineFile {
         if let mirrored = spec.mirrored {
             connection.isVideoMirrored = mirrored
         }
+        if case .stream(let streamSpec) = output {
+            try connectAudio(streamSpec.audio, kind: "stream", of: streamSpec.name, to: captureOutput, in: session, inputs: inputs)
+        }
         if case .movie(let movieSpec) = output, let movie = captureOutput as? MovieFileOutput {
-            try connectAudio(of: movieSpec, to: movie, in: session, inputs: inputs)
+            try connectAudio(movieSpec.audio, kind: "movie", of: movieSpec.name, to: movie, in: session, inputs: inputs)
             if let settings = movieSpec.codecSettings {
                 try capture(at: movieSpec.location) { () throws(CaptureError) in
                     try movie.setOutputSettings(settings, for: connection)
@@ -248,12 +256,12 @@ extension PipelineFile {
         return (captureOutput, connection)
     }
 
-    /// Connects a `movie` output's `audio` input's audio ports to it, when it has one.
-    private func connectAudio(of spec: MovieSpec, to movie: MovieFileOutput, in session: CaptureSession,
+    /// Connects a `movie` or `stream` output's `audio` input's audio ports to it, when it has one.
+    private func connectAudio(_ audio: ConnectionSpec?, kind: String, of name: String, to output: any CaptureOutput, in session: CaptureSession,
                               inputs: [CaptureDeviceInput]) throws(PipelineFileError) {
-        guard let audio = spec.audio else { return }
-        let index = try connectedInput(audio, needs: .audio, kind: "movie", output: spec.name, inputs: inputs)
-        let connection = CaptureConnection(inputPorts: inputs[index].ports.filter { $0.mediaType == .audio }, output: movie)
+        guard let audio else { return }
+        let index = try connectedInput(audio, needs: .audio, kind: kind, output: name, inputs: inputs)
+        let connection = CaptureConnection(inputPorts: inputs[index].ports.filter { $0.mediaType == .audio }, output: output)
         try capture(at: audio.location) { () throws(CaptureError) in
             try session.addConnection(connection)
         }
@@ -343,9 +351,11 @@ extension PipelineFile.StillSpec {
 }
 
 extension PipelineFile.VideoDataSpec {
-    /// The video data output settings: pixel format and, if given, size.
+    /// The video data output settings: the codec's compressed frames, or the pixel format and,
+    /// if given, size.
     var settings: VideoDataOutput.VideoSettings {
-        VideoDataOutput.VideoSettings(
+        if let codec { return VideoDataOutput.VideoSettings(codec: codec, bitrate: bitrate, keyFrameInterval: keyFrameInterval) }
+        return VideoDataOutput.VideoSettings(
             pixelFormat: CaptureKit.PixelFormat(rawValue: pixelFormat.rawValue)!,
             width: size?.width,
             height: size?.height

@@ -13,6 +13,8 @@ extension PipelineFile {
         case audioData(AudioDataSpec)
         /// A movie file output (`movie:`): a recording of a camera, and a microphone with `audio`.
         case movie(MovieSpec)
+        /// A stream output (`stream:`): a camera, and a microphone with `audio`, sent to a target.
+        case stream(StreamSpec)
 
         /// The output's name, unique among outputs.
         public var name: String {
@@ -22,6 +24,7 @@ extension PipelineFile {
             case .metadata(let spec): spec.name
             case .audioData(let spec): spec.name
             case .movie(let spec): spec.name
+            case .stream(let spec): spec.name
             }
         }
 
@@ -33,6 +36,7 @@ extension PipelineFile {
             case .metadata(let spec): spec.location
             case .audioData(let spec): spec.location
             case .movie(let spec): spec.location
+            case .stream(let spec): spec.location
             }
         }
 
@@ -44,10 +48,11 @@ extension PipelineFile {
             case .metadata(let spec): spec.connection
             case .audioData(let spec): spec.connection
             case .movie(let spec): spec.connection
+            case .stream(let spec): spec.connection
             }
         }
 
-        /// The YAML key naming the output's kind: `still`, `videoData`, `metadata`, `audioData` or `movie`.
+        /// The YAML key naming the output's kind: `still`, `videoData`, `metadata`, `audioData`, `movie` or `stream`.
         public var kindName: String {
             switch self {
             case .still: "still"
@@ -55,17 +60,18 @@ extension PipelineFile {
             case .metadata: "metadata"
             case .audioData: "audioData"
             case .movie: "movie"
+            case .stream: "stream"
             }
         }
 
         /// The media type the output takes from its input: audio for `audioData`, video for the
-        /// others (a `movie` takes its audio through a second connection).
+        /// others (a `movie` or `stream` takes its audio through a second connection).
         var mediaType: MediaType {
             if case .audioData = self { return .audio }
             return .video
         }
 
         /// The keys that can name an output's kind.
-        public static let kindNames = ["still", "videoData", "metadata", "audioData", "movie"]
+        public static let kindNames = ["still", "videoData", "metadata", "audioData", "movie", "stream"]
     }
 }

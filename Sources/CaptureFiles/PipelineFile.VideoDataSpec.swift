@@ -1,3 +1,5 @@
+import CaptureKit
+
 extension PipelineFile {
     /// The settings of a `videoData` output: frames delivered to the run's frame handler.
     public struct VideoDataSpec: Sendable, Equatable {
@@ -14,6 +16,13 @@ extension PipelineFile {
         /// The path pattern frames are dumped to; set exactly when ``action`` is `dump`.
         /// `{n}` stands for the 1-based frame index.
         public var path: String?
+        /// `h264` delivers compressed frames (one access unit each, Annex B) from the session's
+        /// shared encode instead of raw ones (`codec`); raw frames when not given.
+        public var codec: VideoCodecType?
+        /// The average bit rate of compressed frames in bit/s (`bitrate`, with `codec`).
+        public var bitrate: Int?
+        /// The most frames between key frames of compressed frames (`keyFrameInterval`, with `codec`).
+        public var keyFrameInterval: Int?
         /// The input the output is connected to and how.
         public var connection: ConnectionSpec
         /// Where the output's list item starts (its `videoData` key).

@@ -6,7 +6,7 @@ extension PipelineFileDecoder {
     /// The keys allowed in a `still` output.
     static let stillKeys = ["name", "format", "quality", "count", "path", "connection"]
     /// The keys allowed in a `videoData` output.
-    static let videoDataKeys = ["name", "pixelFormat", "size", "discardLate", "action", "path", "connection"]
+    static let videoDataKeys = ["name", "pixelFormat", "size", "discardLate", "action", "path", "codec", "bitrate", "keyFrameInterval", "connection"]
     /// The keys allowed in a `connection`.
     static let connectionKeys = ["input", "orientation", "mirrored"]
 
@@ -46,6 +46,10 @@ extension PipelineFileDecoder {
             } else if kind.key == "movie" {
                 let settings = try mapping(kind.value, key: kind.key, context: "movie output", allowingNull: true)
                 output = .movie(try decodeMovie(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
+                nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
+            } else if kind.key == "stream" {
+                let settings = try mapping(kind.value, key: kind.key, context: "stream output")
+                output = .stream(try decodeStream(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
                 nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
             } else if kind.key == "metadata" {
                 let settings = try mapping(kind.value, key: kind.key, context: "metadata output", allowingNull: true)
@@ -166,7 +170,7 @@ extension PipelineFileDecoder {
             )
         }
 
-        return PipelineFile.VideoDataSpec(
+        var spec = PipelineFile.VideoDataSpec(
             name: name,
             pixelFormat: pixelFormat,
             size: size,
@@ -176,6 +180,8 @@ extension PipelineFileDecoder {
             connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "videoData", output: name),
             location: location
         )
+        try decodeVideoDataCodec(settings, into: &spec)
+        return spec
     }
 
     /// Decodes an output's optional `connection`. Without an `input`, the output takes the

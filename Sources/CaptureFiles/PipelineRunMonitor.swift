@@ -106,6 +106,14 @@ final class PipelineRunMonitor: Sendable {
         changed.yield()
     }
 
+    /// Records what a `stream` output sent over the run: frames sent and left out.
+    func streamed(output index: Int, frames: Int, dropped: Int) {
+        state.withLock { state in
+            state.outputs[index].count = frames
+            state.outputs[index].dropped = dropped
+        }
+    }
+
     /// Records a code a `metadata` output found for the first time.
     func found(output index: Int, code: String, file: String?) {
         state.withLock { state in

@@ -6,16 +6,17 @@ extension PipelineRunReport {
     public struct OutputResult: Sendable, Equatable {
         /// The output's name in the file.
         public var name: String
-        /// The output's kind: `still`, `videoData`, `metadata`, `audioData` or `movie`.
+        /// The output's kind: `still`, `videoData`, `metadata`, `audioData`, `movie` or `stream`.
         public var kind: String
         /// What a `videoData` output did with its frames; nil for a `still` output.
         public var action: PipelineFile.VideoDataAction?
         /// Stills taken (`still`), frames handled (`videoData`), codes found (`metadata`),
-        /// sample buffers handled (`audioData`) or movies finished (`movie`).
+        /// sample buffers handled (`audioData`), movies finished (`movie`) or frames sent (`stream`).
         public var count: Int
         /// Frames the output discarded because the run was still busy with an earlier one
         /// (`videoData` with `discardLate`), or sample buffers an `audioData` output dropped
-        /// because its delegate queue was full, or frames a `movie` output's recording left out;
+        /// because its delegate queue was full, or frames a `movie` output's recording or a
+        /// `stream` output left out;
         /// 0 for a `still` output.
         public var droppedFrames: Int
         /// The files written, in the order written: each still, each `dump` file, an
@@ -95,6 +96,9 @@ extension PipelineRunReport {
             }
             if kind == "movie" {
                 return "movie '\(name)': " + String(format: "%.2f s recorded", recordedSeconds ?? 0) + ", \(droppedFrames) dropped"
+            }
+            if kind == "stream" {
+                return "stream '\(name)': \(count) frame\(count == 1 ? "" : "s") sent, \(droppedFrames) dropped"
             }
             if kind == "metadata" {
                 return "metadata '\(name)': \(count) code\(count == 1 ? "" : "s")" + (codes.isEmpty ? "" : " (" + codes.joined(separator: "; ") + ")")

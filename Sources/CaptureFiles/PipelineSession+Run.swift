@@ -86,6 +86,8 @@ extension PipelineSession {
         let observer = NotificationCenter.default.addObserver(
             forName: CaptureSession.runtimeErrorNotification, object: session, queue: nil
         ) { notification in
+            // A caller or publisher whose peer went away calls again by itself: the run goes on.
+            if let stream = notification.userInfo?[CaptureSession.outputKey] as? StreamOutput, stream.target.reconnects { return }
             let error = notification.userInfo?[CaptureSession.errorKey] as? CaptureError
                 ?? .pipelineFailed(element: nil, message: "unknown runtime error")
             monitor.fail(.capture(error, during: "the running pipeline"))
@@ -121,6 +123,10 @@ extension PipelineSession {
             failure = error
         }
         for recorder in movieRecorders { await recorder.stop() }
+        for (index, output) in outputs.enumerated() {
+            guard let stream = output as? StreamOutput else { continue }
+            monitor.streamed(output: index, frames: stream.statistics.framesSent, dropped: stream.statistics.framesDropped)
+        }
         let duration = clock.now - start
         monitor.finish()
         await session.stopRunning()
@@ -303,7 +309,7 @@ extension PipelineSession {
             case .videoData(let spec):
                 guard case .frames(let target) = file.run, done < target else { return nil }
                 return "videoData output '\(spec.name)': \(done) of \(target) frames"
-            case .metadata, .movie:
+            case .metadata, .movie, .stream:
                 return nil
             case .audioData(let spec):
                 guard let target = spec.count, done < target else { return nil }

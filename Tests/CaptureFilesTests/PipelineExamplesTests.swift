@@ -234,6 +234,14 @@ struct PipelineExamplesTests {
             try Self.expectMovie(at: clip.files[0], width: 640, height: 480, seconds: seconds, audioCodec: "aac")
             let poster = try #require(report.output(named: "poster"))
             try Self.expectJPEG(at: poster.files[0], orientation: 1, width: 640, height: 480)
+        case "stream-srt":
+            let live = try #require(report.output(named: "live"))
+            let units = try #require(report.output(named: "units"))
+            #expect(live.kind == "stream" && live.count >= 60 && live.droppedFrames == 0, "\(live.count) frames sent in 3 s")
+            #expect(units.kind == "videoData" && units.count >= 60, "\(units.count) access units in 3 s")
+            #expect(report.description.contains("stream 'live': \(live.count) frames sent, 0 dropped"), "\(report.description)")
+            let line = built.session.pipelineDescription
+            #expect(line.components(separatedBy: "x264enc").count == 2, "one encode for both outputs: \(line)")
         default:
             Issue.record("pipelines/\(name).yaml has no expectations in runExample; add a case")
         }
