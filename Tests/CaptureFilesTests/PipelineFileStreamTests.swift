@@ -59,7 +59,7 @@ struct PipelineFileStreamTests {
     func errors() {
         #expect(error("stream", "target: ftp://x:1/y\nconnection: { input: camera }")
             == "stream.yaml:9:15: malformed value 'ftp://x:1/y' for 'target': expected one of " + StreamTarget.acceptedForms.joined(separator: ", "))
-        #expect(error("stream", "connection: { input: camera }").== "stream.yaml:8:5: missing required key 'target' in stream output"))
+        #expect(error("stream", "connection: { input: camera }") == "stream.yaml:8:5: missing required key 'target' in stream output")
         #expect(error("stream", "target: srt://:9000\nuser: me\nconnection: { input: camera }").hasPrefix("stream.yaml:10:7:"))
         #expect(error("videoData", "codec: h264\npixelFormat: nv12\nconnection: { input: camera }").hasPrefix("stream.yaml:10:7:"))
         #expect(error("videoData", "bitrate: 1000000\nconnection: { input: camera }").contains("codec"))
