@@ -89,6 +89,7 @@ final class VirtualCameraSensor: Sendable {
             let start = (y * width + x0) * 4
             (bytes.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 255, count: rowBytes)
         }
+        if FrameStamp.isEnabled { FrameStamp.paint(frame: frame, into: bytes, width: width) }
     }
 
     /// The scene through the optics for `settings`: zoom, lens blur, then light × gains per
