@@ -21,7 +21,7 @@ struct Stream: AsyncParsableCommand {
             again with back-off when their peer goes away; a client that leaves or fails never \
             stops the others. Runs until --duration or Ctrl-C (SIGINT/SIGTERM), then exits 0. On \
             a terminal a progress line (clients, bit rate, frame rate, dropped frames) is kept on \
-            standard error; at the end a line per target says what it sent.
+            standard error; at the end a line per target on standard output says what it sent.
             """
     )
 
@@ -118,7 +118,7 @@ struct Stream: AsyncParsableCommand {
         await report.watch(until: stop, sdpFile: sdp, terminal: FileHandle.standardError.isTerminal)
         await session.stopRunning()
         withExtendedLifetime(trap) {}
-        for line in report.summary() { Record.note(line) }
+        for line in report.summary() { print(line) }
         if let failure = report.failure() { throw failure }
     }
 
