@@ -74,6 +74,7 @@ let package = Package(
         .executableTarget(name: "ManualControlsExample", dependencies: ["CaptureKit"], path: "Examples/ManualControls"),
         .executableTarget(name: "PipelineFileExample", dependencies: ["CaptureFiles", "CaptureKit"], path: "Examples/PipelineFile"),
         .executableTarget(name: "RecordMovieExample", dependencies: ["CaptureKit"], path: "Examples/RecordMovie"),
+        .executableTarget(name: "StreamCameraExample", dependencies: ["CaptureKit"], path: "Examples/StreamCamera"),
         .testTarget(name: "GStreamerSwiftTests", dependencies: ["GStreamerSwift"]),
         .testTarget(name: "DetectorsTests", dependencies: ["Detectors"]),
         // Fixtures/v4l2: real webcams' recorded control tables, inside the repository so a clone

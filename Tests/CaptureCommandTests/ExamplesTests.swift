@@ -39,6 +39,20 @@ struct ExamplesTests {
         #expect(result.output.split(separator: "\n").last?.hasPrefix("\(file.path): ") == true, "\(result.output)")
     }
 
+    @Test("StreamCameraExample serves SRT and writes HLS from one encode: the playlist it wrote plays in ffprobe")
+    func streamCamera() throws {
+        let directory = try scratchDirectory().appendingPathComponent("live")
+        let port = Int.random(in: 20_000..<60_000)
+        let result = try launch("StreamCameraExample", [directory.path, String(port)])
+        #expect(result.status == 0, "\(result.output) \(result.error)")
+        #expect(result.output.hasPrefix("serving srt://127.0.0.1:\(port) and hls:\(directory.path)"), "\(result.output)")
+        let segments = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ts") }.sorted()
+        let segment = try #require(segments.first, "segments in \(directory.path)")
+        let probe = try Probe(directory.appendingPathComponent(segment))
+        let video = try #require(probe.stream("video"), "\(probe.fields)")
+        #expect(probe.field(video, "codec_name") == "h264" && probe.field(video, "width") == "640")
+    }
+
     @Test("ManualControlsExample: ISO 400 frames brighter than ISO 100 ones, focus and white balance locked as set")
     func manualControls() throws {
         let result = try launch("ManualControlsExample", [])
