@@ -1,5 +1,5 @@
 // A camera served over SRT and written as live HLS at once, from one encode: the runnable form
-// of the documentation's "Streaming" article. It watches its own outputs and exits non-zero
+// of the documentation's "Streaming video" article. It watches its own outputs and exits non-zero
 // unless both sent frames.
 //
 // Run: swift run StreamCameraExample [HLS-DIRECTORY] [SRT-PORT]

@@ -58,6 +58,34 @@ struct StreamOutputTests {
         #expect(test.session.isRunning && output.status == .streaming)
     }
 
+    @Test("SRT listener, two receivers: one killed mid-stream, the other reads on to the end, audio (AAC) and video")
+    func srtReceiverKilled() async throws {
+        let port = freePort()
+        let output = try StreamOutput(target: StreamTarget(parsing: "srt://:\(port)?latency=20"), videoSettings: .init(keyFrameInterval: 15))
+        let test = try TestSession(preset: .vga640x480, outputs: [])
+        try test.session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual:microphone")))
+        try test.session.addOutput(output)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let directory = try temporaryDirectory()
+        func receiver(_ name: String, seconds: Int) throws -> BackgroundProcess {
+            try BackgroundProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", "srt://127.0.0.1:\(port)?mode=caller&latency=20000", "-t", String(seconds),
+                                                      "-c", "copy", "-f", "mpegts", directory.appendingPathComponent(name).path])
+        }
+        let doomed = try receiver("doomed.ts", seconds: 30)
+        let survivor = try receiver("survivor.ts", seconds: 3)
+        try await Self.wait(seconds: 5) { output.statistics.clients == 2 }
+        #expect(output.statistics.clients == 2)
+        try await Task.sleep(for: .seconds(1))
+        doomed.kill()
+        #expect(try await survivor.wait(seconds: 15), "the other receiver reads on: \(survivor.output)")
+        let probe = try MovieProbe(directory.appendingPathComponent("survivor.ts").path)
+        let video = try #require(probe.video), audio = try #require(probe.audio, "the microphone's AAC")
+        #expect(video.codec == "h264" && video.frames >= 75, "\(video.frames) frames in 3 s")
+        #expect(audio.codec == "aac")
+        #expect(test.session.isRunning && output.status == .streaming)
+    }
+
     @Test("SRT caller: srt-live-transmit receives; killed mid-stream and restarted, the stream resumes while HLS runs on")
     func srtCallerReconnects() async throws {
         let port = freePort()
