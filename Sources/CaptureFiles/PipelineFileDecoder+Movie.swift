@@ -45,12 +45,7 @@ extension PipelineFileDecoder {
         let codec = try settings["codec"].map { entry throws(PipelineFileError) in
             try choice(entry, of: VideoCodecType.self)
         }
-        let bitrate = try settings["bitrate"].map { entry throws(PipelineFileError) in
-            try integer(entry, in: 1...Int.max, valid: "bits per second, at least 1")
-        }
-        let keyFrameInterval = try settings["keyFrameInterval"].map { entry throws(PipelineFileError) in
-            try integer(entry, in: 1...Int.max, valid: "frames, at least 1")
-        }
+        let (bitrate, keyFrameInterval) = try encoding(settings)
         let audio = try settings["audio"].map { entry throws(PipelineFileError) in
             try connection(entry, inputs: inputs, outputLocation: location, kind: "movie", output: name, needs: .audio)
         }
