@@ -73,17 +73,15 @@ extension StreamOutput {
             return .pass
         }
         try branch.pad("parse", "src").addBufferProbe { [weak self] _ in
-            self?.state.withLock { state in
-                state.statistics.framesSent += 1
-                state.statistics.framesDropped = max(0, state.framesIn - state.statistics.framesSent)
-            }
+            self?.state.withLock { $0.statistics.framesSent += 1 }
             return .pass
         }
+        let queue = try branch.element("queue")
         try branch.pad(tail.counter.element, tail.counter.pad).addByteCountProbe { [weak self] bytes in self?.sent(bytes: bytes) }
         try attachTarget(branch)
         state.withLock { state in
             state.status = .streaming
-            state.attachedAt = DispatchTime.now().uptimeNanoseconds
+            state.queue = queue
             if target.reconnects || !target.servesClients { state.statistics.clients = 1 }
         }
     }

@@ -10,7 +10,7 @@ extension StreamOutput {
         let failed = error.code != .captureCancelled
         let delay: Double? = state.withLock { state in
             state.statistics.clients = 0
-            state.attachedAt = nil
+            state.queue = nil
             guard failed else {
                 state.status = .idle
                 return nil

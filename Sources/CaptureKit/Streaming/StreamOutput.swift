@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GStreamerSwift
 import Synchronization
 
 /// Sends the session's video, and its audio when it has a microphone, to one stream target:
@@ -55,7 +56,8 @@ public final class StreamOutput: OutputNode {
         var failures = 0
         var waitingToRetry = false
         var sessionDescription: String?
-        var attachedAt: UInt64?
+        /// The running branch's queue: what waits in it is neither sent nor dropped yet.
+        var queue: Element?
     }
 
     let state: Mutex<State>
@@ -104,8 +106,15 @@ public final class StreamOutput: OutputNode {
     /// How the output is doing now.
     public var status: Status { state.withLock { $0.status } }
 
-    /// What has been sent so far.
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    /// What has been sent so far. Frames dropped are those that entered the branch and neither
+    /// left its queue nor wait in it.
+    public var statistics: Statistics {
+        let (statistics, framesIn, queue) = state.withLock { ($0.statistics, $0.framesIn, $0.queue) }
+        let waiting = queue.flatMap { try? Int($0.get("current-level-buffers")) ?? 0 } ?? 0
+        var result = statistics
+        result.framesDropped = max(0, framesIn - statistics.framesSent - waiting)
+        return result
+    }
 
     /// For an RTP target, the SDP a player opens to receive the stream (`ffplay stream.sdp`),
     /// once the output has streamed its first frame; nil before, and for other targets.
