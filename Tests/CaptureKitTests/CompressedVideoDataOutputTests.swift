@@ -80,6 +80,22 @@ struct CompressedVideoDataOutputTests {
         #expect(video.frames == all.count)
     }
 
+    @Test("The profile asked for is the profile encoded, as ffprobe reads it", arguments: [(H264Profile.high, "High"), (.main, "Main"),
+                                                                                       (.constrainedBaseline, "Constrained Baseline")])
+    func profile(_ profile: H264Profile, named name: String) async throws {
+        let frames = VideoDataOutput()
+        try frames.setVideoSettings(.init(codec: .h264, keyFrameInterval: 30, profile: profile))
+        let units = Units(frames)
+        let test = try TestSession(preset: .vga640x480, outputs: [frames])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        try await units.wait(for: 10)
+        let file = try temporaryDirectory().appendingPathComponent("units.h264")
+        try Data(units.units.withLock { $0.flatMap(\.bytes) }).write(to: file)
+        let read = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "stream=profile", "-of", "csv=p=0", file.path])
+        #expect(read.trimmingCharacters(in: .whitespacesAndNewlines) == name, "ffprobe: \(read)")
+    }
+
     @Test("requestKeyFrame() brings a key frame within 2 frames, long before the interval")
     func keyFrameOnDemand() async throws {
         let frames = VideoDataOutput()

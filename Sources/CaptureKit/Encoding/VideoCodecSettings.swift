@@ -7,11 +7,17 @@ public struct VideoCodecSettings: Sendable, Hashable {
     public var bitrate: Int?
     /// Most frames from one key frame to the next (AVVideoMaxKeyFrameIntervalKey).
     public var keyFrameInterval: Int?
+    /// The H.264 profile (AVVideoProfileLevelKey); nil leaves it to the encoder (x264 tuned for
+    /// live capture gives constrained baseline). Asked of the encoder through its output caps,
+    /// which x264enc, openh264enc, the VA-API encoders and `v4l2h264enc` read; an encoder that
+    /// cannot make the profile fails to negotiate, and the session reports it.
+    public var profile: H264Profile?
 
-    public init(codec: VideoCodecType = .h264, bitrate: Int? = nil, keyFrameInterval: Int? = nil) {
+    public init(codec: VideoCodecType = .h264, bitrate: Int? = nil, keyFrameInterval: Int? = nil, profile: H264Profile? = nil) {
         self.codec = codec
         self.bitrate = bitrate
         self.keyFrameInterval = keyFrameInterval
+        self.profile = profile
     }
 
     /// The bit rate used when none is given: a tenth of a bit per pixel per frame, at least
@@ -30,7 +36,7 @@ public struct VideoCodecSettings: Sendable, Hashable {
     func resolved(for source: SourceFormat) -> VideoCodecSettings {
         VideoCodecSettings(codec: codec,
                            bitrate: bitrate ?? Self.defaultBitrate(width: source.width, height: source.height, frameRate: source.frameRate),
-                           keyFrameInterval: keyFrameInterval ?? Self.defaultKeyFrameInterval(frameRate: source.frameRate))
+                           keyFrameInterval: keyFrameInterval ?? Self.defaultKeyFrameInterval(frameRate: source.frameRate), profile: profile)
     }
 
     /// Throws unless every field is one an encoder can honour.

@@ -50,7 +50,10 @@ struct VideoEncoder: Sendable, Hashable {
         let kbps = String(max(1, bitrate / 1000))
         let properties: [PipelinePlan.Property] = switch kind {
         case .x264enc:
-            [.init("speed-preset", "ultrafast"), .init("tune", "zerolatency"), .init("bitrate", kbps, live: true),
+            // ultrafast leaves out CABAC and 8x8 transforms, which makes every stream constrained
+            // baseline whatever profile is asked; main and high need superfast's.
+            [.init("speed-preset", settings.profile == .main || settings.profile == .high ? "superfast" : "ultrafast"),
+             .init("tune", "zerolatency"), .init("bitrate", kbps, live: true),
              .init("key-int-max", String(interval))]
         case .openh264enc:
             [.init("bitrate", String(bitrate), live: true), .init("gop-size", String(interval))]

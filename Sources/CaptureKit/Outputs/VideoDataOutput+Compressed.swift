@@ -23,7 +23,7 @@ extension VideoDataOutput {
     /// output (outputs asking for the same share one encode).
     var videoEncoding: VideoCodecSettings? {
         guard let settings = videoSettings, let codec = settings.codec else { return nil }
-        return VideoCodecSettings(codec: codec, bitrate: settings.bitrate, keyFrameInterval: settings.keyFrameInterval)
+        return VideoCodecSettings(codec: codec, bitrate: settings.bitrate, keyFrameInterval: settings.keyFrameInterval, profile: settings.profile)
     }
 
     /// The compressed branch behind the encoded stage's tee, named `prefix_…`: `queue`

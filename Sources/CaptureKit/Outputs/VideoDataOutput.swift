@@ -43,6 +43,8 @@ public final class VideoDataOutput: OutputNode, StreamFeeding {
         public var bitrate: Int?
         /// Most frames between key frames (nil: two seconds of frames).
         public var keyFrameInterval: Int?
+        /// The H.264 profile of compressed frames (nil: the encoder's; see ``VideoCodecSettings/profile``).
+        public var profile: H264Profile?
 
         public init(pixelFormat: PixelFormat? = nil, width: Int? = nil, height: Int? = nil) {
             self.pixelFormat = pixelFormat
@@ -52,10 +54,11 @@ public final class VideoDataOutput: OutputNode, StreamFeeding {
 
         /// Compressed frames: `codec` (`.h264`) at `bitrate` bits per second, a key frame at least
         /// every `keyFrameInterval` frames.
-        public init(codec: VideoCodecType, bitrate: Int? = nil, keyFrameInterval: Int? = nil) {
+        public init(codec: VideoCodecType, bitrate: Int? = nil, keyFrameInterval: Int? = nil, profile: H264Profile? = nil) {
             self.codec = codec
             self.bitrate = bitrate
             self.keyFrameInterval = keyFrameInterval
+            self.profile = profile
         }
     }
 
@@ -106,7 +109,7 @@ public final class VideoDataOutput: OutputNode, StreamFeeding {
                 throw .invalidSetting(name: "video settings", value: "codec \(codec.rawValue) with a pixel format or size",
                                       valid: "a codec, or a pixel format and size, not both")
             }
-            try VideoCodecSettings(codec: codec, bitrate: settings.bitrate, keyFrameInterval: settings.keyFrameInterval)
+            try VideoCodecSettings(codec: codec, bitrate: settings.bitrate, keyFrameInterval: settings.keyFrameInterval, profile: settings.profile)
                 .validate(available: availableVideoCodecTypes)
         }
         if let format = settings?.pixelFormat, !availableVideoPixelFormatTypes.contains(format) {

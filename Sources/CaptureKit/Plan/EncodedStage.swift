@@ -6,7 +6,8 @@
 /// `KEY_queue` (leaky, one second: the encoder's own thread) ! `videoconvert` ! the encoder's raw
 /// format ! encoder `KEY_enc` ! `h264parse` `KEY_parse` (parameter sets with every key frame) !
 /// `video/x-h264,stream-format=avc,alignment=au` (what the MP4 muxers take; consumers that want
-/// Annex B parse it again) ! `tee` `KEY_tee`.
+/// Annex B parse it again; with the settings' profile, which the encoder negotiates) ! `tee`
+/// `KEY_tee`.
 ///
 /// The key is `enc` and a hash of the source and the settings (no `_`, which separates a
 /// part's key from its element names), so equal settings on one source give one stage and a
@@ -14,7 +15,9 @@
 enum EncodedStage {
     /// The stage key for `settings` (resolved) on the source keyed `source`, encoded by `encoder`.
     static func key(source: String, encoder: VideoEncoder, settings: VideoCodecSettings) -> String {
-        let text = "\(source)|\(encoder.name)|\(settings.codec.rawValue)|\(settings.bitrate ?? 0)|\(settings.keyFrameInterval ?? 0)"
+        var text = "\(source)|\(encoder.name)|\(settings.codec.rawValue)|\(settings.bitrate ?? 0)|\(settings.keyFrameInterval ?? 0)"
+        // Settings without a profile keep the keys they had before profiles existed.
+        if let profile = settings.profile { text += "|\(profile.rawValue)" }
         var hash: UInt32 = 2_166_136_261
         for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return "enc" + String(hash, radix: 16)
@@ -28,7 +31,8 @@ enum EncodedStage {
             .init("videoconvert", name: "\(key)_convert"),
             .init("capsfilter", name: "\(key)_raw", [.init("caps", "video/x-raw,format=\(rawFormat)")]),
         ] + encoder.elements(prefix: key, settings: settings, source: format) + [
-            .init("capsfilter", name: "\(key)_h264", [.init("caps", "video/x-h264,stream-format=avc,alignment=au")]),
+            .init("capsfilter", name: "\(key)_h264", [.init("caps", "video/x-h264,stream-format=avc,alignment=au"
+                + (settings.profile.map { ",profile=\($0.rawValue)" } ?? ""))]),
             .init("tee", name: "\(key)_tee", [.init("allow-not-linked", "true")]),
         ]
         return PipelinePlan.Branch(key: key, chain: chain, source: source)
