@@ -56,6 +56,7 @@ public final class StreamOutput: OutputNode {
         var waitingToRetry = false
         var sessionDescription: String?
         var attachedAt: UInt64?
+        var whep: WHEPEndpoint?
     }
 
     let state: Mutex<State>

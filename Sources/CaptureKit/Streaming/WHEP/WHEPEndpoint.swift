@@ -1,0 +1,196 @@
+import Dispatch
+import Foundation
+import GStreamerSwift
+import Synchronization
+
+/// A running WHEP output: its HTTP server and its viewers, each a `queue ! rtph264pay !
+/// webrtcbin` added to the branch's bin off its tee while the branch plays, and removed when
+/// the viewer sends DELETE or its peer connection fails, closes or disconnects (a killed
+/// browser), or never connects. One encode feeds every viewer; a new one gets a key frame as
+/// soon as it connects.
+///
+/// Threading: viewers are added and removed on ``work``, one at a time (those calls block on
+/// GStreamer and webrtcbin); webrtcbin's state notifications arrive on its own threads and
+/// only hand work to ``work``.
+final class WHEPEndpoint: Sendable {
+    struct State {
+        var viewers: [String: WHEPViewer] = [:]
+        var created = 0
+        var closed = false
+    }
+
+    let prefix: String
+    let bin: Bin
+    let tee: Element
+    /// Called with the number of connected viewers when it changes, on ``work``.
+    let clients: @Sendable (Int) -> Void
+    /// Called with each RTP packet's size sent to a viewer, on that viewer's streaming thread.
+    let sent: @Sendable (Int) -> Void
+    let work = DispatchQueue(label: "CaptureKit.WHEP")
+    let state = Mutex(State())
+    let server = Mutex<WHEPServer?>(nil)
+
+    /// Seconds a viewer has to connect after its answer before it is dropped.
+    static let connectTimeout = 15.0
+
+    init(prefix: String, bin: Bin, tee: Element, clients: @escaping @Sendable (Int) -> Void, sent: @escaping @Sendable (Int) -> Void) {
+        self.prefix = prefix
+        self.bin = bin
+        self.tee = tee
+        self.clients = clients
+        self.sent = sent
+    }
+
+    /// Starts the HTTP server for `target` and waits until it listens. Throws `streamFailed`
+    /// when its address cannot be bound. Call it off Swift concurrency's threads (it blocks).
+    func start(_ target: StreamTarget) throws(CaptureError) {
+        guard case .whep(let host, let port, let path) = target else { return }
+        let handlers = WHEPServer.Handlers(
+            offer: { [weak self] offer in
+                guard let self else { return .failure(.streamFailed(target, message: "the output stopped")) }
+                return await withCheckedContinuation { continuation in
+                    self.work.async { continuation.resume(returning: self.addViewer(offer)) }
+                }
+            },
+            end: { [weak self] id in
+                guard let self else { return false }
+                return await withCheckedContinuation { continuation in
+                    self.work.async { continuation.resume(returning: self.removeViewer(id)) }
+                }
+            })
+        let server = WHEPServer(host: host, port: port, path: path, handlers: handlers)
+        let failure = Mutex<CaptureError?>(.streamFailed(target, message: "the WHEP server did not start within 10 s"))
+        let started = DispatchSemaphore(value: 0)
+        Task {
+            do throws(CaptureError) {
+                try await server.start(target: target)
+                failure.withLock { $0 = nil }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            started.signal()
+        }
+        _ = started.wait(timeout: .now() + 10)
+        self.server.withLock { $0 = server }
+        if let error = failure.withLock({ $0 }) {
+            stop()
+            throw error
+        }
+    }
+
+    /// Ends every viewer and stops the server; returns once its port is free (up to 5 s).
+    /// The branch's bin is gone or going: its viewers go with it.
+    func stop() {
+        work.sync {
+            state.withLock { $0.closed = true; $0.viewers = [:] }
+        }
+        guard let server = server.withLock({ server in defer { server = nil }; return server }) else { return }
+        let stopped = DispatchSemaphore(value: 0)
+        Task {
+            await server.stop()
+            stopped.signal()
+        }
+        _ = stopped.wait(timeout: .now() + 5)
+    }
+
+    /// On ``work``: a viewer for `offer`, playing and answered, or why not.
+    func addViewer(_ offer: WHEPOffer) -> Result<(id: String, answer: String), CaptureError> {
+        let (index, closed) = state.withLock { state in
+            state.created += 1
+            return (state.created, state.closed)
+        }
+        guard !closed, bin.element.currentState == .playing else {
+            return .failure(.pipelineFailed(element: prefix, message: "the output is not streaming"))
+        }
+        let id = UUID().uuidString.lowercased()
+        let name = "\(prefix)_whep\(index)"
+        var viewer: WHEPViewer?
+        do throws(GStreamerError) {
+            let queue = try Element(factory: "queue", name: "\(name)queue")
+            try queue.set("leaky", "downstream")
+            try queue.set("max-size-buffers", "30")
+            try queue.set("max-size-bytes", "0")
+            try queue.set("max-size-time", "0")
+            let pay = try Element(factory: "rtph264pay", name: "\(name)pay")
+            try pay.set("pt", String(offer.videoPayload))
+            try pay.set("config-interval", "-1")
+            try pay.set("aggregate-mode", "zero-latency")
+            let webrtc = try Element(factory: "webrtcbin", name: "\(name)webrtc")
+            try webrtc.set("bundle-policy", "max-bundle")
+            for element in [queue, pay, webrtc] { bin.add(element) }
+            try queue.link(to: pay)
+            let sink = try webrtc.requestPad("sink_%u")
+            try sink.prepareWebRTCSend(caps: offer.videoCaps)
+            try pay.staticPad("src").link(to: sink)
+            try pay.staticPad("src").addBufferProbe { [sent] buffer in
+                sent(buffer.size)
+                return .pass
+            }
+            for element in [webrtc, pay, queue] { element.syncStateWithParent() }
+            let entry = try queue.staticPad("sink")
+            let teePad = try tee.requestPad("src_%u")
+            viewer = WHEPViewer(id: id, queue: queue, pay: pay, webrtc: webrtc, teePad: teePad, entry: entry)
+            try teePad.link(to: entry)
+            state.withLock { $0.viewers[id] = viewer }
+            webrtc.onSignal("notify::connection-state") { [weak self, weak webrtc] in
+                guard let self, let state = try? webrtc?.get("connection-state") else { return }
+                self.work.async { self.connectionChanged(id, state: state) }
+            }
+            let answer = try webrtc.answerWebRTCOffer(offer.sdp, timeout: 5_000)
+            work.asyncAfter(deadline: .now() + Self.connectTimeout) { [weak self] in
+                guard let self, self.state.withLock({ $0.viewers[id].map { !$0.connected } ?? false }) else { return }
+                CaptureLog.logger.info("WHEP viewer \(id) never connected; dropped")
+                _ = self.removeViewer(id)
+            }
+            return .success((id, answer))
+        } catch {
+            if viewer != nil {
+                _ = removeViewer(id)
+            } else {
+                for element in ["\(name)webrtc", "\(name)pay", "\(name)queue"].compactMap({ try? bin.element(named: $0) }) { bin.remove(element) }
+            }
+            return .failure(.pipelineFailed(error, element: name))
+        }
+    }
+
+    /// On ``work``: a viewer's peer connection changed state (webrtcbin's nick).
+    private func connectionChanged(_ id: String, state connection: String) {
+        switch connection {
+        case "connected":
+            let (entry, count) = state.withLock { state -> (Pad?, Int) in
+                guard var viewer = state.viewers[id], !viewer.connected else { return (nil, 0) }
+                viewer.connected = true
+                state.viewers[id] = viewer
+                return (viewer.entry, state.viewers.values.filter(\.connected).count)
+            }
+            guard let entry else { return }
+            // Its first frame is a key frame, with SPS and PPS, not the next interval's.
+            entry.push(.forceKeyUnit())
+            clients(count)
+        case "failed", "closed", "disconnected":
+            if removeViewer(id) { CaptureLog.logger.info("WHEP viewer \(id): \(connection); removed") }
+        default:
+            break
+        }
+    }
+
+    /// On ``work``: unlinks the viewer from the tee between two frames, takes its elements to
+    /// NULL and out of the bin, gives the tee its pad back. False when there is no such viewer.
+    func removeViewer(_ id: String) -> Bool {
+        guard let (viewer, count) = state.withLock({ state -> (WHEPViewer, Int)? in
+            guard let viewer = state.viewers.removeValue(forKey: id) else { return nil }
+            return (viewer, state.viewers.values.filter(\.connected).count)
+        }) else { return false }
+        let unlinked = DispatchSemaphore(value: 0)
+        viewer.teePad.addProbe(.idle) { _, _ in
+            _ = viewer.teePad.unlink(from: viewer.entry)
+            unlinked.signal()
+            return .remove
+        }
+        _ = unlinked.wait(timeout: .now() + 2)
+        tee.releaseRequestPad(viewer.teePad)
+        for element in viewer.elements { bin.remove(element) }
+        if viewer.connected { clients(count) }
+        return true
+    }
+}

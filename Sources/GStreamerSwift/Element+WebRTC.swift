@@ -1,0 +1,30 @@
+import CGStreamer
+import CGStreamerSys
+
+extension Element {
+    /// For a `webrtcbin` in PLAYING: answers the remote SDP `offer` (set-remote-description,
+    /// create-answer, set-local-description) and waits up to `timeout` milliseconds for ICE
+    /// gathering to complete, so that the answer carries every candidate (no trickle ICE).
+    /// Returns the answer's SDP text. Blocks the calling thread while webrtcbin works on its
+    /// own; never call it on a streaming thread. Throws `webRTCFailed` saying which step failed.
+    public func answerWebRTCOffer(_ offer: String, timeout: UInt32 = 5_000) throws(GStreamerError) -> String {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let answer = ck_webrtc_answer(pointer.raw, offer, timeout, &error) else {
+            defer { g_free(error) }
+            throw .webRTCFailed(element: name, message: error.map { String(cString: $0) } ?? "no answer")
+        }
+        defer { g_free(answer) }
+        return String(cString: answer)
+    }
+}
+
+extension Pad {
+    /// For a just-requested `webrtcbin` sink pad: its transceiver sends only, preferring `caps`
+    /// (the RTP caps it will carry), so a remote offer's matching media section is answered
+    /// with that payload type and format.
+    public func prepareWebRTCSend(caps: String) throws(GStreamerError) {
+        guard ck_webrtc_prepare_sink(pointer.raw, caps) != 0 else {
+            throw .webRTCFailed(element: parentName ?? name, message: "no transceiver for caps \(caps)")
+        }
+    }
+}
