@@ -98,3 +98,19 @@ char *ck_webrtc_answer(GstElement *webrtc, const char *offer, guint timeout_ms, 
     g_boxed_free(type, local);
     return text;
 }
+
+gboolean ck_webrtc_check_keepalives(GstElement *webrtc) {
+    GObject *ice = NULL, *agent = NULL;
+    g_object_get(webrtc, "ice-agent", &ice, NULL);
+    if (!ice) return FALSE;
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(ice), "agent")) g_object_get(ice, "agent", &agent, NULL);
+    g_object_unref(ice);
+    if (!agent) return FALSE;
+    gboolean done = FALSE;
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(agent), "keepalive-conncheck")) {
+        g_object_set(agent, "keepalive-conncheck", TRUE, NULL);
+        done = TRUE;
+    }
+    g_object_unref(agent);
+    return done;
+}

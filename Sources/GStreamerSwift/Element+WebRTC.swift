@@ -16,6 +16,14 @@ extension Element {
         defer { g_free(answer) }
         return String(cString: answer)
     }
+
+    /// For a `webrtcbin`: its ICE agent's keepalives become connectivity checks that expect an
+    /// answer, so a peer that vanishes without a word (a killed browser) fails ICE instead of
+    /// looking connected forever. False when its ICE agent does not offer that.
+    @discardableResult
+    public func checkWebRTCKeepalives() -> Bool {
+        ck_webrtc_check_keepalives(pointer.raw) != 0
+    }
 }
 
 extension Pad {

@@ -113,3 +113,23 @@ struct StreamOutputWHEPTests {
         }
     }
 }
+
+extension StreamOutputWHEPTests {
+    @Test("A viewer whose browser is killed is removed; the session and the stream run on")
+    func viewerVanishes() async throws {
+        let (test, output, url) = try Self.serving()
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let player = try BackgroundProcess("/usr/bin/python3", [Self.player.path, url.absoluteString, "--frames", "15", "--timeout", "30",
+                                                                 "--hold", "1", "--vanish"])
+        try await StreamOutputTests.wait(seconds: 40) { player.output.contains("VANISHED") || !player.process.isRunning }
+        #expect(player.output.contains("VANISHED"), "\(player.output)")
+        let killed = Date()
+        try await StreamOutputTests.wait(seconds: 60) { output.statistics.clients == 0 }
+        #expect(output.statistics.clients == 0, "the vanished viewer was removed")
+        print("WHEP: a killed browser's viewer removed after \(Int(Date().timeIntervalSince(killed))) s")
+        let sent = output.statistics.framesSent
+        try await Task.sleep(for: .seconds(1))
+        #expect(test.session.isRunning && output.status == .streaming && output.statistics.framesSent > sent)
+    }
+}

@@ -20,4 +20,10 @@ gboolean ck_webrtc_prepare_sink(GstPad *pad, const char *caps);
 /// the calling thread (webrtcbin works on its own); never call it on a streaming thread.
 char *ck_webrtc_answer(GstElement *webrtc, const char *offer, guint timeout_ms, char **error);
 
+/// Makes webrtcbin's ICE agent (libnice, reached through "ice-agent" then its "agent") send
+/// its keepalives as connectivity checks that expect answers ("keepalive-conncheck"): a peer
+/// that vanishes without a word (a killed browser) then fails ICE, and webrtcbin's
+/// connection state says so. FALSE when the agent does not offer that.
+gboolean ck_webrtc_check_keepalives(GstElement *webrtc);
+
 #endif

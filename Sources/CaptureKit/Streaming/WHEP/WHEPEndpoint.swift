@@ -117,6 +117,7 @@ final class WHEPEndpoint: Sendable {
             try pay.set("aggregate-mode", "zero-latency")
             let webrtc = try Element(factory: "webrtcbin", name: "\(name)webrtc")
             try webrtc.set("bundle-policy", "max-bundle")
+            if !webrtc.checkWebRTCKeepalives() { CaptureLog.logger.warning("WHEP: webrtcbin's ICE agent cannot check keepalives; a vanished viewer stays until DELETE") }
             for element in [queue, pay, webrtc] { bin.add(element) }
             try queue.link(to: pay)
             let sink = try webrtc.requestPad("sink_%u")

@@ -4,16 +4,18 @@
 Serves player.html from its own HTTP server on another port (another origin than the
 endpoint's: the endpoint's CORS is exercised), opens VIEWERS peer connections, waits until each
 has decoded FRAMES frames, prints `PLAYING <json>`, holds HOLD seconds, DELETEs every session
-from the page, prints `DELETED <json>` and exits 0. On any failure it prints the page's state
+from the page, prints `DELETED <json>` and exits 0. With --vanish it kills the browser instead (SIGKILL, no DELETE, no goodbye:
+what a crash or a pulled cable looks like to the endpoint) and prints `VANISHED`. On any failure it prints the page's state
 and the browser console log and exits 1.
 
-usage: whep_player.py WHEP_URL [--viewers N] [--frames N] [--timeout S] [--hold S]
+usage: whep_player.py WHEP_URL [--viewers N] [--frames N] [--timeout S] [--hold S] [--vanish]
 """
 import argparse
 import functools
 import http.server
 import json
 import os
+import signal
 import sys
 import threading
 import time
@@ -29,6 +31,7 @@ def main():
     parser.add_argument("--frames", type=int, default=30)
     parser.add_argument("--timeout", type=float, default=20)
     parser.add_argument("--hold", type=float, default=2)
+    parser.add_argument("--vanish", action="store_true")
     args = parser.parse_args()
 
     handler = functools.partial(QuietHandler, directory=os.path.dirname(os.path.abspath(__file__)))
@@ -61,6 +64,11 @@ def main():
             time.sleep(0.2)
         print("PLAYING " + json.dumps(state), flush=True)
         time.sleep(args.hold)
+        if args.vanish:
+            kill_browser(driver)
+            print("VANISHED", flush=True)
+            page_server.shutdown()
+            os._exit(0)
         driver.execute_async_script("const done = arguments[arguments.length - 1]; end().then(() => done())")
         state = driver.execute_script("return summary()")
         if state["errors"]:
@@ -85,6 +93,30 @@ def fail(driver, state, why):
         print(f"(no console log: {error})", flush=True)
     driver.quit()
     sys.exit(1)
+
+
+def kill_browser(driver):
+    """SIGKILLs chromedriver's descendants (the browser and its renderers), then chromedriver."""
+    root = driver.service.process.pid
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                pass
+    doomed, frontier = [], [root]
+    while frontier:
+        pid = frontier.pop()
+        children = [child for child, parent in parents.items() if parent == pid]
+        doomed += children
+        frontier += children
+    for pid in doomed + [root]:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
