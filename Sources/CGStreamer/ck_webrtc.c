@@ -109,6 +109,10 @@ gboolean ck_webrtc_check_keepalives(GstElement *webrtc) {
     gboolean done = FALSE;
     if (g_object_class_find_property(G_OBJECT_GET_CLASS(agent), "keepalive-conncheck")) {
         g_object_set(agent, "keepalive-conncheck", TRUE, NULL);
+        // A keepalive check unanswered after 4 retransmissions (0.2 + 0.4 + 0.8 + 1.6 s) fails,
+        // not after libnice's default 7 (25 s).
+        if (g_object_class_find_property(G_OBJECT_GET_CLASS(agent), "stun-max-retransmissions"))
+            g_object_set(agent, "stun-max-retransmissions", 4, NULL);
         done = TRUE;
     }
     g_object_unref(agent);
