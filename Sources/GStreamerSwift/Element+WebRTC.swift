@@ -17,6 +17,14 @@ extension Element {
         return String(cString: answer)
     }
 
+    /// An element inside this one, when it is a bin (`webrtcbin`'s `rtpbin`), found by name at
+    /// any depth; nil when there is none.
+    public func child(named name: String) -> Element? {
+        guard ck_is_bin(UnsafeMutableRawPointer(pointer.raw)) != 0,
+              let child = gst_bin_get_by_name(pointer.cast(to: GstBin.self), name) else { return nil }
+        return Element(owning: child)
+    }
+
     /// For a `webrtcbin`: its ICE agent's keepalives become connectivity checks that expect an
     /// answer, so a peer that vanishes without a word (a killed browser) fails ICE instead of
     /// looking connected forever. False when its ICE agent does not offer that.

@@ -5,8 +5,8 @@ import Synchronization
 
 /// A running WHEP output: its HTTP server and its viewers, each a `queue ! rtph264pay !
 /// webrtcbin` added to the branch's bin off its tee while the branch plays, and removed when
-/// the viewer sends DELETE or its peer connection fails, closes or disconnects (a killed
-/// browser), or never connects. One encode feeds every viewer; a new one gets a key frame as
+/// the viewer sends DELETE or its peer connection fails, closes or disconnects, or never
+/// connects, or its RTCP reports stop for ``silenceLimit`` (a killed browser says nothing). One encode feeds every viewer; a new one gets a key frame as
 /// soon as it connects.
 ///
 /// Threading: viewers are added and removed on ``work``, one at a time (those calls block on
@@ -32,6 +32,8 @@ final class WHEPEndpoint: Sendable {
 
     /// Seconds a viewer has to connect after its answer before it is dropped.
     static let connectTimeout = 15.0
+    /// Seconds without RTCP after which a viewer that sent some is taken as gone.
+    static let silenceLimit = 5.0
 
     init(prefix: String, bin: Bin, tee: Element, clients: @escaping @Sendable (Int) -> Void, sent: @escaping @Sendable (Int) -> Void) {
         self.prefix = prefix
@@ -39,6 +41,16 @@ final class WHEPEndpoint: Sendable {
         self.tee = tee
         self.clients = clients
         self.sent = sent
+        watch()
+    }
+
+    /// Looks for viewers gone quiet every second on ``work``, until ``stop()``.
+    private func watch() {
+        work.asyncAfter(deadline: .now() + 1) { [weak self] in
+            guard let self, !self.state.withLock(\.closed) else { return }
+            self.removeSilentViewers()
+            self.watch()
+        }
     }
 
     /// Starts the HTTP server for `target` and waits until it listens. Throws `streamFailed`
@@ -138,6 +150,9 @@ final class WHEPEndpoint: Sendable {
                 self.work.async { self.connectionChanged(id, state: state) }
             }
             let answer = try webrtc.answerWebRTCOffer(offer.sdp, timeout: 5_000)
+            if let rtpbin = webrtc.child(named: "rtpbin"), let heard = viewer?.heard {
+                rtpbin.onSignal("on-ssrc-active") { heard.beat() }
+            }
             work.asyncAfter(deadline: .now() + Self.connectTimeout) { [weak self] in
                 guard let self, self.state.withLock({ $0.viewers[id].map { !$0.connected } ?? false }) else { return }
                 CaptureLog.logger.info("WHEP viewer \(id) never connected; dropped")
@@ -172,6 +187,20 @@ final class WHEPEndpoint: Sendable {
             if removeViewer(id) { CaptureLog.logger.info("WHEP viewer \(id): \(connection); removed") }
         default:
             break
+        }
+    }
+
+    /// On ``work``: removes the connected viewers whose RTCP stopped ``silenceLimit`` ago.
+    private func removeSilentViewers() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let silent = state.withLock { state in
+            state.viewers.values.filter { viewer in
+                let heard = viewer.heard.lastHeard
+                return viewer.connected && heard > 0 && now > heard + UInt64(Self.silenceLimit * 1e9)
+            }.map(\.id)
+        }
+        for id in silent where removeViewer(id) {
+            CaptureLog.logger.info("WHEP viewer \(id): no RTCP for \(Self.silenceLimit) s; removed")
         }
     }
 

@@ -1,4 +1,6 @@
+import Dispatch
 import GStreamerSwift
+import Synchronization
 
 /// One WHEP viewer inside the output's branch: `queue` (leaky, its own thread: a slow viewer
 /// drops its own frames) ! `rtph264pay` (the payload type the viewer's offer gave H.264,
@@ -14,6 +16,22 @@ struct WHEPViewer: Sendable {
     let entry: Pad
     /// Whether its peer connection has connected (it counts as a client from then on).
     var connected = false
+    /// When the viewer's RTCP was last heard.
+    let heard = Heartbeat()
 
     var elements: [Element] { [webrtc, pay, queue] }
+}
+
+extension WHEPViewer {
+    /// When a viewer's RTCP (its receiver reports, a browser's every second or so) last
+    /// arrived: webrtcbin's `rtpbin` says so ("on-ssrc-active", on its RTCP thread, which
+    /// only stores the time here). A viewer that has reported and then goes quiet has vanished.
+    final class Heartbeat: Sendable {
+        private let last = Atomic<UInt64>(0)
+
+        /// Uptime nanoseconds of the last report; 0 before the first.
+        var lastHeard: UInt64 { last.load(ordering: .relaxed) }
+
+        func beat() { last.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+    }
 }
