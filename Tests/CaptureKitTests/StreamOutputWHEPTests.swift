@@ -152,3 +152,23 @@ extension StreamOutputWHEPTests {
         #expect(test.session.isRunning && output.status == .streaming && output.statistics.framesSent > sent)
     }
 }
+
+extension StreamOutputWHEPTests {
+    @Test("With the virtual microphone, a viewer that offers audio receives Opus beside the video")
+    func audio() async throws {
+        let (test, output, url) = try Self.serving()
+        let mic = try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })
+        try test.session.addInput(CaptureDeviceInput(device: mic))
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let player = try BackgroundProcess("/usr/bin/python3", [Self.player.path, url.absoluteString, "--audio", "--frames", "15",
+                                                                 "--timeout", "30", "--hold", "0"])
+        #expect(try await player.wait(seconds: 40), "\(player.output)")
+        let playing = try #require(Self.report("PLAYING", in: player.output), "the browser played: \(player.output)")
+        let viewer = try #require((playing["viewers"] as? [[String: Any]])?.first)
+        #expect((viewer["audioPackets"] as? Int ?? 0) >= 20 && (viewer["audioCodec"] as? String)?.lowercased() == "audio/opus", "\(viewer)")
+        #expect((viewer["frames"] as? Int ?? 0) >= 15, "\(viewer)")
+        try await StreamOutputTests.wait(seconds: 5) { output.statistics.clients == 0 }
+        #expect(output.statistics.clients == 0)
+    }
+}

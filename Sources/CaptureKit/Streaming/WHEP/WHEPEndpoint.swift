@@ -22,6 +22,8 @@ final class WHEPEndpoint: Sendable {
     let prefix: String
     let bin: Bin
     let tee: Element
+    /// The Opus audio's tee; it carries audio when the session has a microphone.
+    let audioTee: Element
     /// Called with the number of connected viewers when it changes, on ``work``.
     let clients: @Sendable (Int) -> Void
     /// Called with each RTP packet's size sent to a viewer, on that viewer's streaming thread.
@@ -35,10 +37,11 @@ final class WHEPEndpoint: Sendable {
     /// Seconds without RTCP after which a viewer that sent some is taken as gone.
     static let silenceLimit = 5.0
 
-    init(prefix: String, bin: Bin, tee: Element, clients: @escaping @Sendable (Int) -> Void, sent: @escaping @Sendable (Int) -> Void) {
+    init(prefix: String, bin: Bin, tee: Element, audioTee: Element, clients: @escaping @Sendable (Int) -> Void, sent: @escaping @Sendable (Int) -> Void) {
         self.prefix = prefix
         self.bin = bin
         self.tee = tee
+        self.audioTee = audioTee
         self.clients = clients
         self.sent = sent
         watch()
@@ -139,11 +142,30 @@ final class WHEPEndpoint: Sendable {
                 sent(buffer.size)
                 return .pass
             }
-            for element in [webrtc, pay, queue] { element.syncStateWithParent() }
+            var audio: (queue: Element, pay: Element)?
+            if let caps = offer.audioCaps, let payload = offer.audioPayload, (try? audioTee.staticPad("sink"))?.peer != nil {
+                let aqueue = try Element(factory: "queue", name: "\(name)aqueue")
+                try aqueue.set("leaky", "downstream")
+                let apay = try Element(factory: "rtpopuspay", name: "\(name)apay")
+                try apay.set("pt", String(payload))
+                for element in [aqueue, apay] { bin.add(element) }
+                try aqueue.link(to: apay)
+                let asink = try webrtc.requestPad("sink_%u")
+                try asink.prepareWebRTCSend(caps: caps)
+                try apay.staticPad("src").link(to: asink)
+                audio = (aqueue, apay)
+            }
+            for element in [webrtc, pay, queue] + (audio.map { [$0.pay, $0.queue] } ?? []) { element.syncStateWithParent() }
             let entry = try queue.staticPad("sink")
             let teePad = try tee.requestPad("src_%u")
             viewer = WHEPViewer(id: id, queue: queue, pay: pay, webrtc: webrtc, teePad: teePad, entry: entry)
             try teePad.link(to: entry)
+            if let audio {
+                let aentry = try audio.queue.staticPad("sink")
+                let ateePad = try audioTee.requestPad("src_%u")
+                viewer?.audio = (audio.queue, audio.pay, ateePad, aentry)
+                try ateePad.link(to: aentry)
+            }
             state.withLock { $0.viewers[id] = viewer }
             webrtc.onSignal("notify::connection-state") { [weak self, weak webrtc] in
                 guard let self, let state = try? webrtc?.get("connection-state") else { return }
@@ -163,7 +185,7 @@ final class WHEPEndpoint: Sendable {
             if viewer != nil {
                 _ = removeViewer(id)
             } else {
-                for element in ["\(name)webrtc", "\(name)pay", "\(name)queue"].compactMap({ try? bin.element(named: $0) }) { bin.remove(element) }
+                for element in ["\(name)webrtc", "\(name)pay", "\(name)queue", "\(name)apay", "\(name)aqueue"].compactMap({ try? bin.element(named: $0) }) { bin.remove(element) }
             }
             return .failure(.pipelineFailed(error, element: name))
         }
@@ -211,14 +233,17 @@ final class WHEPEndpoint: Sendable {
             guard let viewer = state.viewers.removeValue(forKey: id) else { return nil }
             return (viewer, state.viewers.values.filter(\.connected).count)
         }) else { return false }
-        let unlinked = DispatchSemaphore(value: 0)
-        viewer.teePad.addProbe(.idle) { _, _ in
-            _ = viewer.teePad.unlink(from: viewer.entry)
-            unlinked.signal()
-            return .remove
+        let feeds = [(tee, viewer.teePad, viewer.entry)] + (viewer.audio.map { [(audioTee, $0.teePad, $0.entry)] } ?? [])
+        for (tee, teePad, entry) in feeds {
+            let unlinked = DispatchSemaphore(value: 0)
+            teePad.addProbe(.idle) { _, _ in
+                _ = teePad.unlink(from: entry)
+                unlinked.signal()
+                return .remove
+            }
+            _ = unlinked.wait(timeout: .now() + 2)
+            tee.releaseRequestPad(teePad)
         }
-        _ = unlinked.wait(timeout: .now() + 2)
-        tee.releaseRequestPad(viewer.teePad)
         for element in viewer.elements { bin.remove(element) }
         if viewer.connected { clients(count) }
         return true

@@ -4,7 +4,9 @@ import Synchronization
 
 /// One WHEP viewer inside the output's branch: `queue` (leaky, its own thread: a slow viewer
 /// drops its own frames) ! `rtph264pay` (the payload type the viewer's offer gave H.264,
-/// parameter sets with every key frame) ! `webrtcbin`, fed by a pad of the branch's tee.
+/// parameter sets with every key frame) ! `webrtcbin`, fed by a pad of the branch's tee; and
+/// when the session has a microphone and the viewer's offer takes audio, `queue !
+/// rtpopuspay` into the same `webrtcbin` from the branch's audio tee.
 struct WHEPViewer: Sendable {
     let id: String
     let queue: Element
@@ -14,12 +16,14 @@ struct WHEPViewer: Sendable {
     /// (where key-frame requests go upstream from).
     let teePad: Pad
     let entry: Pad
+    /// The audio part: its queue and payloader, the audio tee's pad and the queue's sink pad.
+    var audio: (queue: Element, pay: Element, teePad: Pad, entry: Pad)?
     /// Whether its peer connection has connected (it counts as a client from then on).
     var connected = false
     /// When the viewer's RTCP was last heard.
     let heard = Heartbeat()
 
-    var elements: [Element] { [webrtc, pay, queue] }
+    var elements: [Element] { [webrtc, pay, queue] + (audio.map { [$0.pay, $0.queue] } ?? []) }
 }
 
 extension WHEPViewer {

@@ -8,7 +8,7 @@ from the page, prints `DELETED <json>` and exits 0. With --vanish it kills the b
 what a crash or a pulled cable looks like to the endpoint) and prints `VANISHED`. On any failure it prints the page's state
 and the browser console log and exits 1.
 
-usage: whep_player.py WHEP_URL [--viewers N] [--frames N] [--timeout S] [--hold S] [--vanish]
+usage: whep_player.py WHEP_URL [--viewers N] [--frames N] [--timeout S] [--hold S] [--vanish] [--audio]
 """
 import argparse
 import functools
@@ -32,6 +32,7 @@ def main():
     parser.add_argument("--timeout", type=float, default=20)
     parser.add_argument("--hold", type=float, default=2)
     parser.add_argument("--vanish", action="store_true")
+    parser.add_argument("--audio", action="store_true", help="offer to receive audio too; wait for 20 Opus packets")
     args = parser.parse_args()
 
     handler = functools.partial(QuietHandler, directory=os.path.dirname(os.path.abspath(__file__)))
@@ -50,14 +51,14 @@ def main():
     state = None
     try:
         driver.get(page)
-        driver.execute_script("play(arguments[0], arguments[1])", args.url, args.viewers)
+        driver.execute_script("play(arguments[0], arguments[1], arguments[2])", args.url, args.viewers, args.audio)
         deadline = time.monotonic() + args.timeout
         while True:
             state = driver.execute_script("return summary()")
             if state["errors"]:
                 fail(driver, state, "the page failed")
             viewers = state["viewers"]
-            if len(viewers) == args.viewers and all(v["frames"] >= args.frames for v in viewers):
+            if len(viewers) == args.viewers and all(v["frames"] >= args.frames and (not args.audio or v["audioPackets"] >= 20) for v in viewers):
                 break
             if time.monotonic() > deadline:
                 fail(driver, state, f"fewer than {args.frames} frames decoded by each of {args.viewers} viewers in {args.timeout} s")
