@@ -96,9 +96,15 @@ final class WHEPEndpoint: Sendable {
     /// Ends every viewer and stops the server; returns once its port is free (up to 5 s).
     /// The branch's bin is gone or going: its viewers go with it.
     func stop() {
-        work.sync {
-            state.withLock { $0.closed = true; $0.viewers = [:] }
+        state.withLock { $0.closed = true }
+        // After a viewer being added or removed now (bounded: webrtcbin, gone to NULL with the
+        // branch, may not answer a pending step).
+        let drained = DispatchSemaphore(value: 0)
+        work.async {
+            self.state.withLock { $0.viewers = [:] }
+            drained.signal()
         }
+        _ = drained.wait(timeout: .now() + 5)
         guard let server = server.withLock({ server in defer { server = nil }; return server }) else { return }
         let stopped = DispatchSemaphore(value: 0)
         Task {
