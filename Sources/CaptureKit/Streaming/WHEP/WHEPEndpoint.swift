@@ -165,14 +165,15 @@ final class WHEPEndpoint: Sendable {
             let entry = try queue.staticPad("sink")
             let teePad = try tee.requestPad("src_%u")
             viewer = WHEPViewer(id: id, queue: queue, pay: pay, webrtc: webrtc, teePad: teePad, entry: entry)
+            state.withLock { $0.viewers[id] = viewer }
             try teePad.link(to: entry)
             if let audio {
                 let aentry = try audio.queue.staticPad("sink")
                 let ateePad = try audioTee.requestPad("src_%u")
                 viewer?.audio = (audio.queue, audio.pay, ateePad, aentry)
+                state.withLock { $0.viewers[id] = viewer }
                 try ateePad.link(to: aentry)
             }
-            state.withLock { $0.viewers[id] = viewer }
             webrtc.onSignal("notify::connection-state") { [weak self, weak webrtc] in
                 guard let self, let state = try? webrtc?.get("connection-state") else { return }
                 self.work.async { self.connectionChanged(id, state: state) }
@@ -188,10 +189,10 @@ final class WHEPEndpoint: Sendable {
             }
             return .success((id, answer))
         } catch {
-            if viewer != nil {
-                _ = removeViewer(id)
-            } else {
-                for element in ["\(name)webrtc", "\(name)pay", "\(name)queue", "\(name)apay", "\(name)aqueue"].compactMap({ try? bin.element(named: $0) }) { bin.remove(element) }
+            // Unlinks and removes what was linked, then whatever else was added.
+            _ = removeViewer(id)
+            for element in ["\(name)webrtc", "\(name)pay", "\(name)queue", "\(name)apay", "\(name)aqueue"].compactMap({ try? bin.element(named: $0) }) {
+                bin.remove(element)
             }
             return .failure(.pipelineFailed(error, element: name))
         }
