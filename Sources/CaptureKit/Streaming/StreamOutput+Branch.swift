@@ -94,6 +94,7 @@ extension StreamOutput {
         }
     }
 
+    /// Counts bytes handed to the network or the disk; on the streaming thread that sent them.
     func sent(bytes: Int) {
         state.withLock { state in
             state.statistics.bytesSent += Int64(bytes)
