@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // StreamOutput's WHEP endpoint (HTTP signalling for WebRTC playback).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // `make docs`: swift package generate-documentation --target CaptureKit.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -28,7 +31,8 @@ let package = Package(
         .target(
             name: "CGStreamer",
             dependencies: ["CGStreamerSys"],
-            linkerSettings: [.linkedLibrary("exif")]
+            // gstsdp: the WebRTC offer and answer (ck_webrtc.c).
+            linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("gstsdp-1.0")]
         ),
         // C++ with a C interface over zxing-cpp (Debian libzxing-dev 1.4): nothing but Detectors
         // imports it.
@@ -56,7 +60,11 @@ let package = Package(
         // The public AVFoundation-like model.
         .target(
             name: "CaptureKit",
-            dependencies: ["GStreamerSwift", "Detectors", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "GStreamerSwift", "Detectors", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .target(name: "CaptureFiles", dependencies: ["CaptureKit", .product(name: "Yams", package: "Yams")]),
         .executableTarget(

@@ -11,3 +11,7 @@ const char *ck_param_spec_type_name(GParamSpec *spec) {
 gboolean ck_is_tag_setter(gpointer element) {
     return GST_IS_TAG_SETTER(element);
 }
+
+gboolean ck_is_bin(gpointer element) {
+    return GST_IS_BIN(element);
+}

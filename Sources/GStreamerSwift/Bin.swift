@@ -26,6 +26,13 @@ public final class Bin: Sendable {
         members.withLock { $0[member.name] = member }
     }
 
+    /// Takes a member to NULL and removes it (a part added to a running bin and done with).
+    public func remove(_ member: Element) {
+        member.setState(.null)
+        gst_bin_remove(element.pointer.cast(to: GstBin.self), member.pointer.raw)
+        members.withLock { _ = $0.removeValue(forKey: member.name) }
+    }
+
     /// The element of that name in this bin.
     public func element(named name: String) throws(GStreamerError) -> Element {
         guard let member = members.withLock({ $0[name] }) else { throw .noSuchElement(name: name) }

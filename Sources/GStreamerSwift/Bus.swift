@@ -58,6 +58,32 @@ public final class Bus: Sendable {
 }
 
 extension BusMessage {
+    /// The name an error is reported under: the element's own when it has a planned name
+    /// (`key_suffix`, with an underscore), else that of its nearest ancestor that has one. An
+    /// element a bin made inside itself (webrtcbin's `nicesink0`, hlssink2's `splitmuxsink0`)
+    /// is thereby reported as the element the plan added, whose key says whose it is.
+    static func plannedName(_ object: UnsafeMutablePointer<GstObject>) -> String {
+        func name(_ object: UnsafeMutablePointer<GstObject>) -> String {
+            guard let cName = gst_object_get_name(object) else { return "" }
+            defer { g_free(cName) }
+            return String(cString: cName)
+        }
+        let own = name(object)
+        guard !own.contains("_") else { return own }
+        var parent = gst_object_get_parent(object)
+        while let current = parent {
+            let candidate = name(current)
+            let next = gst_object_get_parent(current)
+            gst_object_unref(UnsafeMutableRawPointer(current))
+            if candidate.contains("_") {
+                if let next { gst_object_unref(UnsafeMutableRawPointer(next)) }
+                return candidate
+            }
+            parent = next
+        }
+        return own
+    }
+
     init(_ message: UnsafeMutablePointer<GstMessage>) {
         let source: String = message.pointee.src.map { src in
             guard let cName = gst_object_get_name(src) else { return "" }
@@ -66,6 +92,7 @@ extension BusMessage {
         } ?? ""
         switch message.pointee.type {
         case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING:
+            let source = message.pointee.src.map(BusMessage.plannedName) ?? source
             var error: UnsafeMutablePointer<GError>?
             var debug: UnsafeMutablePointer<gchar>?
             if message.pointee.type == GST_MESSAGE_ERROR {

@@ -5,7 +5,7 @@ extension GStreamerError {
     public var elementName: String? {
         switch self {
         case .noSuchProperty(let element, _), .invalidPropertyValue(let element, _, _, _),
-             .stateChangeFailed(let element, _, _), .noSuchPad(let element, _):
+             .stateChangeFailed(let element, _, _), .noSuchPad(let element, _), .webRTCFailed(let element, _):
             return element
         case .linkFailed(let from, _, _):
             return from

@@ -20,6 +20,8 @@ public enum GStreamerError: Error, Equatable, Sendable, CustomStringConvertible 
     case mapFailed
     /// A tag list string could not be parsed.
     case invalidTags(String)
+    /// A `webrtcbin` offer/answer step failed (`message` says which and why).
+    case webRTCFailed(element: String, message: String)
 
     public var description: String {
         switch self {
@@ -43,6 +45,8 @@ public enum GStreamerError: Error, Equatable, Sendable, CustomStringConvertible 
             return "buffer could not be mapped"
         case .invalidTags(let tags):
             return "invalid tag list '\(tags)'"
+        case .webRTCFailed(let element, let message):
+            return "WebRTC on '\(element)': \(message)"
         }
     }
 }

@@ -184,3 +184,30 @@ struct LiveBinTests {
         #expect(throws: GStreamerError.noSuchPad(element: "t", pad: "video_%u")) { try tee.requestPad("video_%u") }
     }
 }
+
+extension LiveBinTests {
+    @Test("An error from an element a bin made inside itself is reported under its nearest planned (key_suffix) ancestor")
+    func errorsNameThePlannedElement() throws {
+        let pipeline = Pipeline(name: "errors")
+        let branch = Bin(name: "out0")
+        let planned = Bin(name: "out0_inner")
+        let inner = try Element(factory: "identity", name: "identity0")
+        planned.add(inner)
+        branch.add(planned.element)
+        pipeline.add(branch)
+        inner.postError(domain: .stream, message: "inner failure")
+        guard case .error(let source, let message, _, _)? = pipeline.bus.pop(timeout: 1_000_000_000) else {
+            Issue.record("no error message")
+            return
+        }
+        #expect(source == "out0_inner" && message == "inner failure")
+        let own = try Element(factory: "identity", name: "out0_own")
+        branch.add(own)
+        own.postError(domain: .stream, message: "own failure")
+        guard case .error(let ownSource, _, _, _)? = pipeline.bus.pop(timeout: 1_000_000_000) else {
+            Issue.record("no error message")
+            return
+        }
+        #expect(ownSource == "out0_own")
+    }
+}

@@ -10,6 +10,9 @@ GParamSpec *ck_object_find_property(gpointer object, const char *name);
 /// G_VALUE_TYPE_NAME for a GParamSpec's value type.
 const char *ck_param_spec_type_name(GParamSpec *spec);
 
+/// GST_IS_BIN.
+gboolean ck_is_bin(gpointer element);
+
 /// GST_IS_TAG_SETTER.
 gboolean ck_is_tag_setter(gpointer element);
 

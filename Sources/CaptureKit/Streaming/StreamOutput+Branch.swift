@@ -12,7 +12,7 @@ extension StreamOutput {
         var audio: String?
         /// The container whose audio encoder the target takes: `.mp4` AAC, `.mkv` Opus.
         var audioCodec = MovieContainer.mp4
-        var counter = (element: "sink", pad: "sink")
+        var counter: (element: String, pad: String)? = (element: "sink", pad: "sink")
     }
 
     /// The video part, named `prefix_…`: `queue` `prefix_queue` (leaky, one second: the
@@ -59,7 +59,8 @@ extension StreamOutput {
         case .srt(let srt): srtTail(prefix: key, srt)
         case .rtp(let host, let port): rtpTail(prefix: key, host: host, port: port)
         case .hls(let hls): hlsTail(prefix: key, hls)
-        case .rtsp, .rtspPublish, .whep:
+        case .whep: whepTail(prefix: key)
+        case .rtsp, .rtspPublish:
             // Refused by `StreamTarget.validate()` until they are built.
             Tail(elements: [.init("fakesink", name: "\(key)_sink")], links: [], video: "\(key)_sink")
         }
@@ -77,7 +78,9 @@ extension StreamOutput {
             return .pass
         }
         let queue = try branch.element("queue")
-        try branch.pad(tail.counter.element, tail.counter.pad).addByteCountProbe { [weak self] bytes in self?.sent(bytes: bytes) }
+        if let counter = tail.counter {
+            try branch.pad(counter.element, counter.pad).addByteCountProbe { [weak self] bytes in self?.sent(bytes: bytes) }
+        }
         try attachTarget(branch)
         state.withLock { state in
             state.status = .streaming
@@ -86,7 +89,8 @@ extension StreamOutput {
         }
     }
 
-    private func sent(bytes: Int) {
+    /// Counts bytes handed to the network or the disk; on the streaming thread that sent them.
+    func sent(bytes: Int) {
         state.withLock { state in
             state.statistics.bytesSent += Int64(bytes)
             // Data flowed: a caller's next failure starts its back-off again from the shortest.
@@ -94,12 +98,13 @@ extension StreamOutput {
         }
     }
 
-    /// Target-specific hooks: SRT's caller count, RTP's session description.
+    /// Target-specific hooks: SRT's caller count, RTP's session description, WHEP's server.
     func attachTarget(_ branch: RunningBranch) throws(CaptureError) {
         switch target {
         case .srt: try attachSRT(branch)
         case .rtp: try attachRTP(branch)
         case .hls(let hls): try hls.createDirectory()
+        case .whep: try attachWHEP(branch)
         default: break
         }
     }
@@ -118,7 +123,7 @@ extension StreamTarget {
     /// Throws for a target this build cannot stream to yet, or an HLS directory it cannot use.
     func validate() throws(CaptureError) {
         switch self {
-        case .rtsp, .rtspPublish, .whep:
+        case .rtsp, .rtspPublish:
             throw .unsupported(feature: "streaming to \(description)", device: "this build")
         case .hls(let hls):
             guard (1...60).contains(hls.segmentDuration) else {
@@ -127,7 +132,7 @@ extension StreamTarget {
             guard (1...100).contains(hls.playlistLength) else {
                 throw .invalidSetting(name: "HLS playlist length", value: "\(hls.playlistLength) segments", valid: "1…100 segments")
             }
-        case .srt, .rtp:
+        case .srt, .rtp, .whep:
             break
         }
     }

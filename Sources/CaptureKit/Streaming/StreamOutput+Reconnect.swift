@@ -7,6 +7,7 @@ extension StreamOutput {
     /// calls again after a back-off: half a second, doubling to ten, back to half a second once
     /// data flowed again.
     func detach(error: CaptureError) {
+        detachWHEP()
         let failed = error.code != .captureCancelled
         let delay: Double? = state.withLock { state in
             state.statistics.clients = 0

@@ -58,6 +58,7 @@ public final class StreamOutput: OutputNode {
         var sessionDescription: String?
         /// The running branch's queue: what waits in it is neither sent nor dropped yet.
         var queue: Element?
+        var whep: WHEPEndpoint?
     }
 
     let state: Mutex<State>

@@ -25,7 +25,12 @@ public enum StreamTarget: Sendable, Hashable {
     case rtp(host: String, port: Int)
     /// A live HLS playlist and its segments in a directory.
     case hls(HLSTarget)
-    /// A WHEP endpoint (WebRTC playback, HTTP signalling) at `http://host:port/path`.
+    /// A WHEP endpoint (WebRTC playback, HTTP signalling, draft-ietf-wish-whep) at
+    /// `http://host:port/path`: a browser POSTs its SDP offer and gets the answer (every ICE
+    /// candidate in it, no STUN server needed on a LAN) and its session's `Location`; DELETE
+    /// there ends it. CORS allows players on any origin. H.264 (constrained baseline from the
+    /// output's encode) and, with a microphone, Opus; several viewers share the one encode, and
+    /// a viewer that goes away without a word is dropped when its RTCP stops (5 s).
     case whep(host: String, port: Int, path: String)
 
     /// Whether the target reconnects by itself when its peer goes away (a caller or publisher).

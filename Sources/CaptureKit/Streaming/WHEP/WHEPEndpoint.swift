@@ -1,0 +1,258 @@
+import Dispatch
+import Foundation
+import GStreamerSwift
+import Synchronization
+
+/// A running WHEP output: its HTTP server and its viewers, each a `queue ! rtph264pay !
+/// webrtcbin` added to the branch's bin off its tee while the branch plays, and removed when
+/// the viewer sends DELETE or its peer connection fails, closes or disconnects, or never
+/// connects, or its RTCP reports stop for ``silenceLimit`` (a killed browser says nothing). One encode feeds every viewer; a new one gets a key frame as
+/// soon as it connects.
+///
+/// Threading: viewers are added and removed on ``work``, one at a time (those calls block on
+/// GStreamer and webrtcbin); webrtcbin's state notifications arrive on its own threads and
+/// only hand work to ``work``.
+final class WHEPEndpoint: Sendable {
+    struct State {
+        var viewers: [String: WHEPViewer] = [:]
+        var created = 0
+        var closed = false
+    }
+
+    let prefix: String
+    let bin: Bin
+    let tee: Element
+    /// The Opus audio's tee; it carries audio when the session has a microphone.
+    let audioTee: Element
+    /// Called with the number of connected viewers when it changes, on ``work``.
+    let clients: @Sendable (Int) -> Void
+    /// Called with each RTP packet's size sent to a viewer, on that viewer's streaming thread.
+    let sent: @Sendable (Int) -> Void
+    let work = DispatchQueue(label: "CaptureKit.WHEP")
+    let state = Mutex(State())
+    let server = Mutex<WHEPServer?>(nil)
+
+    /// Seconds a viewer has to connect after its answer before it is dropped.
+    static let connectTimeout = 15.0
+    /// Seconds without RTCP after which a viewer that sent some is taken as gone.
+    static let silenceLimit = 5.0
+
+    init(prefix: String, bin: Bin, tee: Element, audioTee: Element, clients: @escaping @Sendable (Int) -> Void, sent: @escaping @Sendable (Int) -> Void) {
+        self.prefix = prefix
+        self.bin = bin
+        self.tee = tee
+        self.audioTee = audioTee
+        self.clients = clients
+        self.sent = sent
+        watch()
+    }
+
+    /// Looks for viewers gone quiet every second on ``work``, until ``stop()``.
+    private func watch() {
+        work.asyncAfter(deadline: .now() + 1) { [weak self] in
+            guard let self, !self.state.withLock(\.closed) else { return }
+            self.removeSilentViewers()
+            self.watch()
+        }
+    }
+
+    /// Starts the HTTP server for `target` and waits until it listens. Throws `streamFailed`
+    /// when its address cannot be bound. Call it off Swift concurrency's threads (it blocks).
+    func start(_ target: StreamTarget) throws(CaptureError) {
+        guard case .whep(let host, let port, let path) = target else { return }
+        let handlers = WHEPServer.Handlers(
+            offer: { [weak self] offer in
+                guard let self else { return .failure(.streamFailed(target, message: "the output stopped")) }
+                return await withCheckedContinuation { continuation in
+                    self.work.async { continuation.resume(returning: self.addViewer(offer)) }
+                }
+            },
+            end: { [weak self] id in
+                guard let self else { return false }
+                return await withCheckedContinuation { continuation in
+                    self.work.async { continuation.resume(returning: self.removeViewer(id)) }
+                }
+            })
+        let server = WHEPServer(host: host, port: port, path: path, handlers: handlers)
+        let failure = Mutex<CaptureError?>(.streamFailed(target, message: "the WHEP server did not start within 10 s"))
+        let started = DispatchSemaphore(value: 0)
+        Task {
+            do throws(CaptureError) {
+                try await server.start(target: target)
+                failure.withLock { $0 = nil }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            started.signal()
+        }
+        _ = started.wait(timeout: .now() + 10)
+        self.server.withLock { $0 = server }
+        if let error = failure.withLock({ $0 }) {
+            stop()
+            throw error
+        }
+    }
+
+    /// Ends every viewer and stops the server; returns once its port is free (up to 5 s).
+    /// The branch's bin is gone or going: its viewers go with it.
+    func stop() {
+        state.withLock { $0.closed = true }
+        // After a viewer being added or removed now (bounded: webrtcbin, gone to NULL with the
+        // branch, may not answer a pending step).
+        let drained = DispatchSemaphore(value: 0)
+        work.async {
+            self.state.withLock { $0.viewers = [:] }
+            drained.signal()
+        }
+        _ = drained.wait(timeout: .now() + 5)
+        guard let server = server.withLock({ server in defer { server = nil }; return server }) else { return }
+        let stopped = DispatchSemaphore(value: 0)
+        Task {
+            await server.stop()
+            stopped.signal()
+        }
+        _ = stopped.wait(timeout: .now() + 5)
+    }
+
+    /// On ``work``: a viewer for `offer`, playing and answered, or why not.
+    func addViewer(_ offer: WHEPOffer) -> Result<(id: String, answer: String), CaptureError> {
+        let (index, closed) = state.withLock { state in
+            state.created += 1
+            return (state.created, state.closed)
+        }
+        guard !closed, bin.element.currentState == .playing else {
+            return .failure(.pipelineFailed(element: prefix, message: "the output is not streaming"))
+        }
+        let id = UUID().uuidString.lowercased()
+        let name = "\(prefix)_whep\(index)"
+        var viewer: WHEPViewer?
+        do throws(GStreamerError) {
+            let queue = try Element(factory: "queue", name: "\(name)queue")
+            try queue.set("leaky", "downstream")
+            try queue.set("max-size-buffers", "30")
+            try queue.set("max-size-bytes", "0")
+            try queue.set("max-size-time", "0")
+            let pay = try Element(factory: "rtph264pay", name: "\(name)pay")
+            try pay.set("pt", String(offer.videoPayload))
+            try pay.set("config-interval", "-1")
+            try pay.set("aggregate-mode", "zero-latency")
+            let webrtc = try Element(factory: "webrtcbin", name: "\(name)webrtc")
+            try webrtc.set("bundle-policy", "max-bundle")
+            if !webrtc.checkWebRTCKeepalives() { CaptureLog.logger.warning("WHEP: webrtcbin's ICE agent cannot check keepalives; a vanished viewer stays until DELETE") }
+            for element in [queue, pay, webrtc] { bin.add(element) }
+            try queue.link(to: pay)
+            let sink = try webrtc.requestPad("sink_%u")
+            try sink.prepareWebRTCSend(caps: offer.videoCaps)
+            try pay.staticPad("src").link(to: sink)
+            try pay.staticPad("src").addBufferProbe { [sent] buffer in
+                sent(buffer.size)
+                return .pass
+            }
+            var audio: (queue: Element, pay: Element)?
+            if let caps = offer.audioCaps, let payload = offer.audioPayload, (try? audioTee.staticPad("sink"))?.peer != nil {
+                let aqueue = try Element(factory: "queue", name: "\(name)aqueue")
+                try aqueue.set("leaky", "downstream")
+                let apay = try Element(factory: "rtpopuspay", name: "\(name)apay")
+                try apay.set("pt", String(payload))
+                for element in [aqueue, apay] { bin.add(element) }
+                try aqueue.link(to: apay)
+                let asink = try webrtc.requestPad("sink_%u")
+                try asink.prepareWebRTCSend(caps: caps)
+                try apay.staticPad("src").link(to: asink)
+                audio = (aqueue, apay)
+            }
+            for element in [webrtc, pay, queue] + (audio.map { [$0.pay, $0.queue] } ?? []) { element.syncStateWithParent() }
+            let entry = try queue.staticPad("sink")
+            let teePad = try tee.requestPad("src_%u")
+            viewer = WHEPViewer(id: id, queue: queue, pay: pay, webrtc: webrtc, teePad: teePad, entry: entry)
+            state.withLock { $0.viewers[id] = viewer }
+            try teePad.link(to: entry)
+            if let audio {
+                let aentry = try audio.queue.staticPad("sink")
+                let ateePad = try audioTee.requestPad("src_%u")
+                viewer?.audio = (audio.queue, audio.pay, ateePad, aentry)
+                state.withLock { $0.viewers[id] = viewer }
+                try ateePad.link(to: aentry)
+            }
+            webrtc.onSignal("notify::connection-state") { [weak self, weak webrtc] in
+                guard let self, let state = try? webrtc?.get("connection-state") else { return }
+                self.work.async { self.connectionChanged(id, state: state) }
+            }
+            let answer = try webrtc.answerWebRTCOffer(offer.sdp, timeout: 5_000)
+            if let rtpbin = webrtc.child(named: "rtpbin"), let heard = viewer?.heard {
+                rtpbin.onSignal("on-ssrc-active") { heard.beat() }
+            }
+            work.asyncAfter(deadline: .now() + Self.connectTimeout) { [weak self] in
+                guard let self, self.state.withLock({ $0.viewers[id].map { !$0.connected } ?? false }) else { return }
+                CaptureLog.logger.info("WHEP viewer \(id) never connected; dropped")
+                _ = self.removeViewer(id)
+            }
+            return .success((id, answer))
+        } catch {
+            // Unlinks and removes what was linked, then whatever else was added.
+            _ = removeViewer(id)
+            for element in ["\(name)webrtc", "\(name)pay", "\(name)queue", "\(name)apay", "\(name)aqueue"].compactMap({ try? bin.element(named: $0) }) {
+                bin.remove(element)
+            }
+            return .failure(.pipelineFailed(error, element: name))
+        }
+    }
+
+    /// On ``work``: a viewer's peer connection changed state (webrtcbin's nick).
+    private func connectionChanged(_ id: String, state connection: String) {
+        switch connection {
+        case "connected":
+            let (entry, count) = state.withLock { state -> (Pad?, Int) in
+                guard var viewer = state.viewers[id], !viewer.connected else { return (nil, 0) }
+                viewer.connected = true
+                state.viewers[id] = viewer
+                return (viewer.entry, state.viewers.values.filter(\.connected).count)
+            }
+            guard let entry else { return }
+            // Its first frame is a key frame, with SPS and PPS, not the next interval's.
+            entry.push(.forceKeyUnit())
+            clients(count)
+        case "failed", "closed", "disconnected":
+            if removeViewer(id) { CaptureLog.logger.info("WHEP viewer \(id): \(connection); removed") }
+        default:
+            break
+        }
+    }
+
+    /// On ``work``: removes the connected viewers whose RTCP stopped ``silenceLimit`` ago.
+    private func removeSilentViewers() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let silent = state.withLock { state in
+            state.viewers.values.filter { viewer in
+                let heard = viewer.heard.lastHeard
+                return viewer.connected && heard > 0 && now > heard + UInt64(Self.silenceLimit * 1e9)
+            }.map(\.id)
+        }
+        for id in silent where removeViewer(id) {
+            CaptureLog.logger.info("WHEP viewer \(id): no RTCP for \(Self.silenceLimit) s; removed")
+        }
+    }
+
+    /// On ``work``: unlinks the viewer from the tee between two frames, takes its elements to
+    /// NULL and out of the bin, gives the tee its pad back. False when there is no such viewer.
+    func removeViewer(_ id: String) -> Bool {
+        guard let (viewer, count) = state.withLock({ state -> (WHEPViewer, Int)? in
+            guard let viewer = state.viewers.removeValue(forKey: id) else { return nil }
+            return (viewer, state.viewers.values.filter(\.connected).count)
+        }) else { return false }
+        let feeds = [(tee, viewer.teePad, viewer.entry)] + (viewer.audio.map { [(audioTee, $0.teePad, $0.entry)] } ?? [])
+        for (tee, teePad, entry) in feeds {
+            let unlinked = DispatchSemaphore(value: 0)
+            teePad.addProbe(.idle) { _, _ in
+                _ = teePad.unlink(from: entry)
+                unlinked.signal()
+                return .remove
+            }
+            _ = unlinked.wait(timeout: .now() + 2)
+            tee.releaseRequestPad(teePad)
+        }
+        for element in viewer.elements { bin.remove(element) }
+        if viewer.connected { clients(count) }
+        return true
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A WHEP client's SDP offer, read for what the answer needs before webrtcbin sees it: the
+/// payload type the client gave H.264 in packetization mode 1, preferring constrained
+/// baseline (`profile-level-id=42e0…`, what every browser decodes), then baseline, then any;
+/// and the one it gave Opus, when it offers to receive audio.
+struct WHEPOffer: Sendable, Equatable {
+    let sdp: String
+    /// The video payload type to send H.264 with.
+    let videoPayload: Int
+    /// The offer's `profile-level-id` for that payload type (what the answer repeats).
+    let profileLevelID: String
+    /// The Opus payload type of the offer's audio section; nil without one.
+    let audioPayload: Int?
+
+    /// Nil when the offer has no H.264 video the output can send.
+    init?(sdp: String) {
+        var codecs: [Int: String] = [:]  // payload type → encoding name
+        var formats: [Int: [String: String]] = [:]
+        var inVideo = false
+        var audioPayload: Int?
+        for line in sdp.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("m=") { inVideo = line.hasPrefix("m=video") }
+            if !inVideo, audioPayload == nil, line.lowercased().hasPrefix("a=rtpmap:"), line.lowercased().contains(" opus/48000"),
+               let space = line.firstIndex(of: " ") {
+                audioPayload = Int(line[line.index(line.startIndex, offsetBy: 9)..<space])
+            }
+            guard inVideo else { continue }
+            if line.hasPrefix("a=rtpmap:"), let space = line.firstIndex(of: " "),
+               let type = Int(line[line.index(line.startIndex, offsetBy: 9)..<space]) {
+                codecs[type] = String(line[line.index(after: space)...].prefix { $0 != "/" }).uppercased()
+            } else if line.hasPrefix("a=fmtp:"), let space = line.firstIndex(of: " "),
+                      let type = Int(line[line.index(line.startIndex, offsetBy: 7)..<space]) {
+                var fields: [String: String] = [:]
+                for pair in line[line.index(after: space)...].split(separator: ";") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    if parts.count == 2 { fields[parts[0].lowercased()] = parts[1].lowercased() }
+                }
+                formats[type] = fields
+            }
+        }
+        let candidates = codecs.filter { $0.value == "H264" && formats[$0.key]?["packetization-mode"] == "1" }.keys.sorted()
+        func profile(_ type: Int) -> String { formats[type]?["profile-level-id"] ?? "42e01f" }
+        guard let chosen = candidates.first(where: { profile($0).hasPrefix("42e0") })
+            ?? candidates.first(where: { profile($0).hasPrefix("42") }) ?? candidates.first else { return nil }
+        self.sdp = sdp
+        videoPayload = chosen
+        profileLevelID = profile(chosen)
+        self.audioPayload = audioPayload
+    }
+
+    /// The RTP caps of the viewer's Opus audio, when the offer takes audio.
+    var audioCaps: String? {
+        audioPayload.map { "application/x-rtp,media=audio,encoding-name=OPUS,clock-rate=48000,payload=\($0)" }
+    }
+
+    /// The RTP caps the viewer's payloader sends and its transceiver prefers.
+    var videoCaps: String {
+        "application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=\(videoPayload),"
+            + "packetization-mode=(string)1,profile-level-id=(string)\(profileLevelID)"
+    }
+}
+
