@@ -28,7 +28,9 @@ let package = Package(
         .target(
             name: "CGStreamer",
             dependencies: ["CGStreamerSys"],
-            linkerSettings: [.linkedLibrary("exif")]
+            // gst-rtsp-server (ck_rtsp.c; Debian libgstrtspserver-1.0-dev): its headers are
+            // under gstreamer-app-1.0's include directory, its library is linked here.
+            linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("gstrtspserver-1.0")]
         ),
         // C++ with a C interface over zxing-cpp (Debian libzxing-dev 1.4): nothing but Detectors
         // imports it.

@@ -20,6 +20,9 @@ public enum GStreamerError: Error, Equatable, Sendable, CustomStringConvertible 
     case mapFailed
     /// A tag list string could not be parsed.
     case invalidTags(String)
+    /// A server could not listen at `address` (the port is in use, the host is not one of
+    /// this machine's); `message` is GLib's own text.
+    case listenFailed(address: String, message: String)
 
     public var description: String {
         switch self {
@@ -43,6 +46,8 @@ public enum GStreamerError: Error, Equatable, Sendable, CustomStringConvertible 
             return "buffer could not be mapped"
         case .invalidTags(let tags):
             return "invalid tag list '\(tags)'"
+        case .listenFailed(let address, let message):
+            return "cannot listen at \(address): \(message)"
         }
     }
 }

@@ -59,7 +59,9 @@ extension StreamOutput {
         case .srt(let srt): srtTail(prefix: key, srt)
         case .rtp(let host, let port): rtpTail(prefix: key, host: host, port: port)
         case .hls(let hls): hlsTail(prefix: key, hls)
-        case .rtsp, .rtspPublish, .whep:
+        case .rtsp: rtspTail(prefix: key)
+        case .rtspPublish(let url, let credentials): rtspPublishTail(prefix: key, url: url, credentials: credentials)
+        case .whep:
             // Refused by `StreamTarget.validate()` until they are built.
             Tail(elements: [.init("fakesink", name: "\(key)_sink")], links: [], video: "\(key)_sink")
         }
@@ -99,12 +101,13 @@ extension StreamOutput {
         }
     }
 
-    /// Target-specific hooks: SRT's caller count, RTP's session description.
+    /// Target-specific hooks: SRT's caller count, RTP's session description, the RTSP server.
     func attachTarget(_ branch: RunningBranch) throws(CaptureError) {
         switch target {
         case .srt: try attachSRT(branch)
         case .rtp: try attachRTP(branch)
         case .hls(let hls): try hls.createDirectory()
+        case .rtsp: try attachRTSP(branch)
         default: break
         }
     }
@@ -123,7 +126,7 @@ extension StreamTarget {
     /// Throws for a target this build cannot stream to yet, or an HLS directory it cannot use.
     func validate() throws(CaptureError) {
         switch self {
-        case .rtsp, .rtspPublish, .whep:
+        case .whep:
             throw .unsupported(feature: "streaming to \(description)", device: "this build")
         case .hls(let hls):
             guard (1...60).contains(hls.segmentDuration) else {
@@ -132,7 +135,7 @@ extension StreamTarget {
             guard (1...100).contains(hls.playlistLength) else {
                 throw .invalidSetting(name: "HLS playlist length", value: "\(hls.playlistLength) segments", valid: "1…100 segments")
             }
-        case .srt, .rtp:
+        case .srt, .rtp, .rtsp, .rtspPublish:
             break
         }
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GStreamerSwift
 import Synchronization
 
 /// Sends the session's video, and its audio when it has a microphone, to one stream target:
@@ -56,6 +57,8 @@ public final class StreamOutput: OutputNode {
         var waitingToRetry = false
         var sessionDescription: String?
         var attachedAt: UInt64?
+        /// An RTSP target's server, while the branch runs.
+        var rtspServer: RTSPServer?
     }
 
     let state: Mutex<State>
