@@ -133,9 +133,9 @@ struct StreamOutputRTSPTests {
     func publishReconnects() async throws {
         let port = freePort()
         let directory = try temporaryDirectory()
-        var server = try RTSPRecordServer(port: port, path: "/in", file: directory.appendingPathComponent("first.ts"), user: "me", password: "pw")
+        var server = try RTSPRecordServer(port: port, path: "/in", file: directory.appendingPathComponent("first.ts"), user: "me", password: "s3cret")
         #expect(try await server.waitListening(seconds: 10), "the record server listens: \(server.process.output)")
-        let publisher = try StreamOutput(target: StreamTarget(parsing: "publish:rtsp://me:pw@127.0.0.1:\(port)/in"),
+        let publisher = try StreamOutput(target: StreamTarget(parsing: "publish:rtsp://me:s3cret@127.0.0.1:\(port)/in"),
                                          videoSettings: .init(keyFrameInterval: 15))
         let hls = try StreamOutput(target: .hls(HLSTarget(directory: directory.appendingPathComponent("hls"), segmentDuration: 1)),
                                    videoSettings: .init(keyFrameInterval: 15))
@@ -145,6 +145,7 @@ struct StreamOutputRTSPTests {
         try await Self.wait(seconds: 10) { server.recordedBytes > 150_000 }
         #expect(server.recordedBytes > 150_000, "the server records: \(server.process.output)")
         #expect(publisher.status == .streaming && publisher.statistics.clients == 1)
+        #expect(!test.session.pipelineDescription.contains("s3cret"), "the printed pipeline leaves the password out")
         server.kill()
         let framesBefore = hls.statistics.framesSent
         try await Self.wait(seconds: 10) { if case .failed = publisher.status { true } else { false } }
@@ -153,7 +154,7 @@ struct StreamOutputRTSPTests {
             return
         }
         #expect(error.code == .streamFailed && retry != nil, "\(error)")
-        server = try RTSPRecordServer(port: port, path: "/in", file: directory.appendingPathComponent("second.ts"), user: "me", password: "pw")
+        server = try RTSPRecordServer(port: port, path: "/in", file: directory.appendingPathComponent("second.ts"), user: "me", password: "s3cret")
         #expect(try await server.waitListening(seconds: 10), "the record server listens again: \(server.process.output)")
         try await Self.wait(seconds: 20) { server.recordedBytes > 150_000 }
         #expect(server.recordedBytes > 150_000, "the publisher published again")
@@ -166,5 +167,28 @@ struct StreamOutputRTSPTests {
             let video = try #require(try MovieProbe(directory.appendingPathComponent(name).path, toleratingErrors: true).video, "\(name) decodes")
             #expect(video.codec == "h264" && video.width == 640 && video.height == 480 && video.frames >= 20, "\(name): \(video)")
         }
+    }
+
+    @Test("Publish before the server runs: the session starts at once, the publisher fails and calls again until it comes")
+    func publishWaitsForServer() async throws {
+        let port = freePort()
+        let directory = try temporaryDirectory()
+        let publisher = try StreamOutput(target: StreamTarget(parsing: "publish:rtsp://127.0.0.1:\(port)/in"), videoSettings: .init(keyFrameInterval: 15))
+        let test = try TestSession(preset: .vga640x480, outputs: [publisher])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        try await Self.wait(seconds: 10) { if case .failed = publisher.status { true } else { false } }
+        guard case .failed(let error, let retry) = publisher.status else {
+            Issue.record("nothing listens: the publisher fails: \(publisher.status)")
+            return
+        }
+        #expect(error.code == .streamFailed && retry != nil && error.value == "publish:rtsp://127.0.0.1:\(port)/in", "\(error)")
+        #expect(test.session.isRunning)
+        let server = try RTSPRecordServer(port: port, path: "/in", file: directory.appendingPathComponent("late.ts"))
+        defer { server.kill() }
+        #expect(try await server.waitListening(seconds: 10), "the record server listens: \(server.process.output)")
+        try await Self.wait(seconds: 20) { server.recordedBytes > 100_000 }
+        #expect(server.recordedBytes > 100_000, "the publisher called again and published")
+        #expect(publisher.statistics.reconnects >= 1 && test.session.isRunning)
     }
 }

@@ -60,7 +60,7 @@ extension StreamOutput {
         case .rtp(let host, let port): rtpTail(prefix: key, host: host, port: port)
         case .hls(let hls): hlsTail(prefix: key, hls)
         case .rtsp: rtspTail(prefix: key)
-        case .rtspPublish(let url, let credentials): rtspPublishTail(prefix: key, url: url, credentials: credentials)
+        case .rtspPublish(let url, _): rtspPublishTail(prefix: key, url: url)
         case .whep:
             // Refused by `StreamTarget.validate()` until they are built.
             Tail(elements: [.init("fakesink", name: "\(key)_sink")], links: [], video: "\(key)_sink")
@@ -101,13 +101,15 @@ extension StreamOutput {
         }
     }
 
-    /// Target-specific hooks: SRT's caller count, RTP's session description, the RTSP server.
+    /// Target-specific hooks: SRT's caller count, RTP's session description, the RTSP server,
+    /// a publisher's credentials.
     func attachTarget(_ branch: RunningBranch) throws(CaptureError) {
         switch target {
         case .srt: try attachSRT(branch)
         case .rtp: try attachRTP(branch)
         case .hls(let hls): try hls.createDirectory()
         case .rtsp: try attachRTSP(branch)
+        case .rtspPublish: try attachRTSPPublish(branch)
         default: break
         }
     }

@@ -14,20 +14,28 @@ extension StreamOutput {
     }
 
     /// Publishing: `rtspclientsink` `prefix_sink` (ANNOUNCE and RECORD, RTP interleaved in the
-    /// RTSP connection, so that a server that goes away fails the branch at once; the
-    /// target's credentials as its `user-id` and `user-pw`). It connects on its own thread,
-    /// the state change does not wait for the server. Video only; the bytes counted are the
-    /// encoded video's.
-    func rtspPublishTail(prefix key: String, url: String, credentials: StreamCredentials?) -> Tail {
-        var properties: [PipelinePlan.Property] = [
+    /// RTSP connection, so that a server that goes away fails the branch at once). It connects
+    /// on its own thread: the state change does not wait for the server. Video only; the bytes
+    /// counted are the encoded video's. The credentials are set when the branch attaches, so
+    /// that ``CaptureSession/pipelineDescription`` does not print the password.
+    func rtspPublishTail(prefix key: String, url: String) -> Tail {
+        let sink = PipelinePlan.Element("rtspclientsink", name: "\(key)_sink", [
             .init("location", url), .init("protocols", "tcp"), .init("latency", "0"),
             .init("async-handling", "true"), .init("tcp-timeout", "5000000"),
-        ]
-        if let credentials {
-            properties += [.init("user-id", credentials.user), .init("user-pw", credentials.password)]
-        }
-        let sink = PipelinePlan.Element("rtspclientsink", name: "\(key)_sink", properties)
+        ])
         return Tail(elements: [sink], links: [], video: "\(sink.name).sink_%u", counter: (element: "h264", pad: "src"))
+    }
+
+    /// A publisher gives the target's credentials as `rtspclientsink`'s `user-id` and `user-pw`.
+    func attachRTSPPublish(_ branch: RunningBranch) throws(CaptureError) {
+        guard case .rtspPublish(_, let credentials?) = target else { return }
+        let sink = try branch.element("sink")
+        do {
+            try sink.set("user-id", credentials.user)
+            try sink.set("user-pw", credentials.password)
+        } catch {
+            throw .pipelineFailed(error, element: sink.name)
+        }
     }
 
     /// Starts the branch's RTSP server on the target's address; its clients are counted as they
