@@ -155,6 +155,9 @@ extension CaptureSession {
                 notifications.async { self.branchFailed(key, output: output, element: source, message: text, reason: reason, generation: generation) }
                 return
             }
+            // A branch already taken out (a publisher whose server went away errs again on its
+            // way to NULL): its output has been told.
+            if case .retired = owner { return }
             if case .source(let key) = owner, [.deviceNotFound, .deviceBusy, .deviceFailed].contains(reason) {
                 notifications.async { self.interrupt(source: key, reason: reason, generation: generation) }
                 return
