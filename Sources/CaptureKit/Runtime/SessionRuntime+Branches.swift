@@ -26,6 +26,8 @@ extension SessionRuntime {
         }
         let slot = node.map { ConnectionSlot($0.connection) }
         if let node, let slot { try node.output.attach(RunningBranch(prefix: plan.key, bin: bin, pipeline: pipeline, slot: slot)) }
+        if let node { live.withLock { $0.joining[plan.key] = node.output } }
+        defer { live.withLock { _ = $0.joining.removeValue(forKey: plan.key) } }
         pipeline.add(bin)
         bin.element.syncStateWithParent()
         var feeds: [LiveBranch.Feed] = []

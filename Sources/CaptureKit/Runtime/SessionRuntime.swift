@@ -25,6 +25,9 @@ final class SessionRuntime: Sendable {
         /// Keys of branches taken out and not added again: their elements' late errors (one
         /// posted on the way to NULL, say) concern no one.
         var retired: Set<String> = []
+        /// Outputs whose branches are being added, by key: an error their elements post while
+        /// the branch changes state (a publisher that finds no server) is theirs.
+        var joining: [String: any OutputNode] = [:]
     }
 
     /// Makes an empty pipeline and starts reading its bus: `onMessage` runs on the bus thread.
@@ -102,6 +105,7 @@ final class SessionRuntime: Sendable {
         return live.withLock { live in
             // A stage's failure (its encoder) is the pipeline's: every output on it is affected.
             if let branch = live.branches[key], let output = branch.output { return .branch(key: key, output: output) }
+            if let output = live.joining[key] { return .branch(key: key, output: output) }
             if live.sources[key] != nil { return .source(key: key) }
             if live.retired.contains(key) { return .retired(key: key) }
             return .pipeline

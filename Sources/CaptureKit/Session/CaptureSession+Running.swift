@@ -30,9 +30,12 @@ extension CaptureSession {
             do throws(CaptureError) {
                 let (graph, plan) = try checkedPlan()
                 let runtime = makeRuntime()
-                try runtime.start(plan, graph: graph)
+                // Stored before it starts: an error a branch posts while starting (a publisher
+                // that finds no server) finds the branch's output, and is not lost.
                 state.withLock { $0.runtime = runtime }
+                try runtime.start(plan, graph: graph)
             } catch {
+                state.withLock { $0.runtime = nil }
                 setRunState(.failed)
                 throw error
             }
