@@ -22,6 +22,9 @@ public enum GStreamerError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidTags(String)
     /// A `webrtcbin` offer/answer step failed (`message` says which and why).
     case webRTCFailed(element: String, message: String)
+    /// A server could not listen at `address` (the port is in use, the host is not one of
+    /// this machine's); `message` is GLib's own text.
+    case listenFailed(address: String, message: String)
 
     public var description: String {
         switch self {
@@ -47,6 +50,8 @@ public enum GStreamerError: Error, Equatable, Sendable, CustomStringConvertible 
             return "invalid tag list '\(tags)'"
         case .webRTCFailed(let element, let message):
             return "WebRTC on '\(element)': \(message)"
+        case .listenFailed(let address, let message):
+            return "cannot listen at \(address): \(message)"
         }
     }
 }

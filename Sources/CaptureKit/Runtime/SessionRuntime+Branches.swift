@@ -26,6 +26,8 @@ extension SessionRuntime {
         }
         let slot = node.map { ConnectionSlot($0.connection) }
         if let node, let slot { try node.output.attach(RunningBranch(prefix: plan.key, bin: bin, pipeline: pipeline, slot: slot)) }
+        if let node { live.withLock { $0.joining[plan.key] = node.output } }
+        defer { live.withLock { _ = $0.joining.removeValue(forKey: plan.key) } }
         pipeline.add(bin)
         bin.element.syncStateWithParent()
         var feeds: [LiveBranch.Feed] = []
@@ -52,7 +54,7 @@ extension SessionRuntime {
             node?.output.detach(error: .captureCancelled)
             throw .pipelineFailed(error)
         }
-        live.withLock { $0.branches[plan.key] = LiveBranch(plan: plan, bin: bin, feeds: feeds, output: node?.output, slot: slot, tee: stageTee) }
+        live.withLock { $0.retired.remove(plan.key); $0.branches[plan.key] = LiveBranch(plan: plan, bin: bin, feeds: feeds, output: node?.output, slot: slot, tee: stageTee) }
     }
 
     /// Unlinks a branch from its tees at an idle probe on each tee pad (between two frames),
@@ -60,7 +62,10 @@ extension SessionRuntime {
     /// reach its sink, then takes it to NULL, removes it, releases the pads and tells its output
     /// (whose waiting work fails with `error`). A failed branch (`finish` false) is not waited on.
     func removeBranch(_ key: String, error: CaptureError, finish: Bool = true) {
-        guard let branch = live.withLock({ $0.branches.removeValue(forKey: key) }) else { return }
+        guard let branch = live.withLock({ live in
+            live.retired.insert(key)
+            return live.branches.removeValue(forKey: key)
+        }) else { return }
         let finished = DispatchSemaphore(value: 0)
         let finishes = finish && branch.plan.finishesWithEndOfStream
         let sinks = finishes ? branch.plan.sinks.compactMap { try? branch.bin.element(named: $0.name).staticPad("sink") } : []

@@ -22,6 +22,12 @@ final class SessionRuntime: Sendable {
         var plan = PipelinePlan()
         var sources: [String: RunningSource] = [:]
         var branches: [String: LiveBranch] = [:]
+        /// Keys of branches taken out and not added again: their elements' late errors (one
+        /// posted on the way to NULL, say) concern no one.
+        var retired: Set<String> = []
+        /// Outputs whose branches are being added, by key: an error their elements post while
+        /// the branch changes state (a publisher that finds no server) is theirs.
+        var joining: [String: any OutputNode] = [:]
     }
 
     /// Makes an empty pipeline and starts reading its bus: `onMessage` runs on the bus thread.
@@ -92,13 +98,16 @@ final class SessionRuntime: Sendable {
         live.withLock { $0.plan.branches.removeAll { $0.key == key } }
     }
 
-    /// Who owns the element GStreamer named in a message: a source, a branch, or neither.
+    /// Who owns the element GStreamer named in a message: a source, a branch, a branch already
+    /// taken out, or none of them.
     func owner(ofElement name: String) -> Owner {
         let key = String(name.prefix { $0 != "_" })
         return live.withLock { live in
             // A stage's failure (its encoder) is the pipeline's: every output on it is affected.
             if let branch = live.branches[key], let output = branch.output { return .branch(key: key, output: output) }
+            if let output = live.joining[key] { return .branch(key: key, output: output) }
             if live.sources[key] != nil { return .source(key: key) }
+            if live.retired.contains(key) { return .retired(key: key) }
             return .pipeline
         }
     }
@@ -106,6 +115,8 @@ final class SessionRuntime: Sendable {
     enum Owner {
         case source(key: String)
         case branch(key: String, output: any OutputNode)
+        /// A branch already taken out.
+        case retired(key: String)
         case pipeline
     }
 

@@ -30,9 +30,12 @@ extension CaptureSession {
             do throws(CaptureError) {
                 let (graph, plan) = try checkedPlan()
                 let runtime = makeRuntime()
-                try runtime.start(plan, graph: graph)
+                // Stored before it starts: an error a branch posts while starting (a publisher
+                // that finds no server) finds the branch's output, and is not lost.
                 state.withLock { $0.runtime = runtime }
+                try runtime.start(plan, graph: graph)
             } catch {
+                state.withLock { $0.runtime = nil }
                 setRunState(.failed)
                 throw error
             }
@@ -155,6 +158,9 @@ extension CaptureSession {
                 notifications.async { self.branchFailed(key, output: output, element: source, message: text, reason: reason, generation: generation) }
                 return
             }
+            // A branch already taken out (a publisher whose server went away errs again on its
+            // way to NULL): its output has been told.
+            if case .retired = owner { return }
             if case .source(let key) = owner, [.deviceNotFound, .deviceBusy, .deviceFailed].contains(reason) {
                 notifications.async { self.interrupt(source: key, reason: reason, generation: generation) }
                 return

@@ -60,9 +60,8 @@ extension StreamOutput {
         case .rtp(let host, let port): rtpTail(prefix: key, host: host, port: port)
         case .hls(let hls): hlsTail(prefix: key, hls)
         case .whep: whepTail(prefix: key)
-        case .rtsp, .rtspPublish:
-            // Refused by `StreamTarget.validate()` until they are built.
-            Tail(elements: [.init("fakesink", name: "\(key)_sink")], links: [], video: "\(key)_sink")
+        case .rtsp: rtspTail(prefix: key)
+        case .rtspPublish(let url, _): rtspPublishTail(prefix: key, url: url)
         }
     }
 
@@ -98,13 +97,16 @@ extension StreamOutput {
         }
     }
 
-    /// Target-specific hooks: SRT's caller count, RTP's session description, WHEP's server.
+    /// Target-specific hooks: SRT's caller count, RTP's session description, the RTSP server,
+    /// a publisher's credentials, WHEP's server.
     func attachTarget(_ branch: RunningBranch) throws(CaptureError) {
         switch target {
         case .srt: try attachSRT(branch)
         case .rtp: try attachRTP(branch)
         case .hls(let hls): try hls.createDirectory()
         case .whep: try attachWHEP(branch)
+        case .rtsp: try attachRTSP(branch)
+        case .rtspPublish: try attachRTSPPublish(branch)
         default: break
         }
     }
@@ -120,11 +122,9 @@ extension StreamTarget {
         }
     }
 
-    /// Throws for a target this build cannot stream to yet, or an HLS directory it cannot use.
+    /// Throws for HLS settings out of range.
     func validate() throws(CaptureError) {
         switch self {
-        case .rtsp, .rtspPublish:
-            throw .unsupported(feature: "streaming to \(description)", device: "this build")
         case .hls(let hls):
             guard (1...60).contains(hls.segmentDuration) else {
                 throw .invalidSetting(name: "HLS segment duration", value: "\(hls.segmentDuration) s", valid: "1…60 s")
@@ -132,7 +132,7 @@ extension StreamTarget {
             guard (1...100).contains(hls.playlistLength) else {
                 throw .invalidSetting(name: "HLS playlist length", value: "\(hls.playlistLength) segments", valid: "1…100 segments")
             }
-        case .srt, .rtp, .whep:
+        case .srt, .rtp, .rtsp, .rtspPublish, .whep:
             break
         }
     }

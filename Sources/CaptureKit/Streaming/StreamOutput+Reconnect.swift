@@ -5,9 +5,10 @@ extension StreamOutput {
     /// (`captureCancelled`), the output is idle until its next branch. Failed (its peer
     /// refused or went away), it reports the failure in ``status``, and a caller or publisher
     /// calls again after a back-off: half a second, doubling to ten, back to half a second once
-    /// data flowed again.
+    /// data flowed again. An RTSP target's server stops and frees its port.
     func detach(error: CaptureError) {
         detachWHEP()
+        stopRTSPServer()
         let failed = error.code != .captureCancelled
         let delay: Double? = state.withLock { state in
             state.statistics.clients = 0

@@ -41,7 +41,8 @@ public final class StreamOutput: OutputNode {
         public var framesSent = 0
         /// Frames the branch could not take in time (its queue was full) and left out.
         public var framesDropped = 0
-        /// Bytes handed to the network or the disk, container and packet headers included.
+        /// Bytes handed to the network or the disk, container and packet headers included; for
+        /// an RTSP server or publisher, the encoded video it takes (once, however many clients).
         public var bytesSent: Int64 = 0
         /// Times a caller or publisher called again after its peer refused or went away.
         public var reconnects = 0
@@ -59,6 +60,8 @@ public final class StreamOutput: OutputNode {
         /// The running branch's queue: what waits in it is neither sent nor dropped yet.
         var queue: Element?
         var whep: WHEPEndpoint?
+        /// An RTSP target's server, while the branch runs.
+        var rtspServer: RTSPServer?
     }
 
     let state: Mutex<State>

@@ -16,8 +16,22 @@ import Foundation
 /// | `whep://HOST:PORT/PATH` | ``whep(host:port:path:)``: a WHEP endpoint at `http://HOST:PORT/PATH` |
 public enum StreamTarget: Sendable, Hashable {
     /// Serves RTSP at `rtsp://host:port/path` (TCP and UDP transports, several clients at once).
+    ///
+    /// The server (gst-rtsp-server) listens on `host` only (``init(parsing:listen:)`` makes it
+    /// loopback unless told otherwise) and runs on a thread of its own while the session runs;
+    /// every client shares the session's encode and one RTP payloader, and a client that joins
+    /// gets a key frame at once. With `credentials`, clients must give them (digest or basic);
+    /// others are answered 401. Clients are counted in ``StreamOutput/Statistics/clients``; one
+    /// that goes away or misbehaves affects no other. A port in use fails the session's start
+    /// (or configuration change) with ``CaptureError/Code/streamFailed`` naming the address.
+    /// Video only.
     case rtsp(host: String, port: Int, path: String, credentials: StreamCredentials? = nil)
     /// Publishes to an RTSP server that records (`ANNOUNCE`/`RECORD`), reconnecting with back-off.
+    ///
+    /// `rtspclientsink` sends RTP interleaved in the RTSP (TCP) connection, with `credentials`
+    /// when the server asks (basic or digest). A server that refuses or goes away fails the
+    /// output (``StreamOutput/status`` `.failed` with ``CaptureError/Code/streamFailed``), which
+    /// calls again after a back-off while the session and other outputs run on. Video only.
     case rtspPublish(url: String, credentials: StreamCredentials? = nil)
     /// MPEG-TS over SRT, as listener or caller.
     case srt(SRTTarget)
