@@ -3,17 +3,18 @@ import Dispatch
 import Foundation
 
 /// Streaming 1280x720 at 30 fps (issue 12): CPU seconds per second for one CaptureKit session
-/// serving SRT (a receiver reading), live HLS and RTP together — every target off one encode —
+/// serving RTSP and SRT (a receiver reading each) and writing live HLS together — every target
+/// off one encode —
 /// against `gst-launch-1.0` running the same source and encoder into a fakesink (one encode,
 /// nothing sent). The ratio is what serving the targets costs beyond the encode.
 enum StreamBenchmark {
     static let seconds = 5.0
     static let width = 1280, height = 720
 
-    /// The session's targets: an SRT listener (with an ffmpeg receiver), HLS and RTP.
-    static func targets(directory: URL, srt: Int, rtp: Int) throws -> [StreamTarget] {
-        [try StreamTarget(parsing: "srt://:\(srt)?latency=20"), .hls(HLSTarget(directory: directory.appendingPathComponent("hls"))),
-         try StreamTarget(parsing: "rtp://127.0.0.1:\(rtp)")]
+    /// The session's targets: an RTSP server and an SRT listener (an ffmpeg receiver on each), and HLS.
+    static func targets(directory: URL, srt: Int, rtsp: Int) throws -> [StreamTarget] {
+        [try StreamTarget(parsing: "rtsp://:\(rtsp)/cam"), try StreamTarget(parsing: "srt://:\(srt)?latency=20"),
+         .hls(HLSTarget(directory: directory.appendingPathComponent("hls")))]
     }
 
     /// Ours: CPU per second of this process while streaming to every target, and the pipeline.
@@ -22,22 +23,29 @@ enum StreamBenchmark {
         try session.setSessionPreset(.inputPriority)
         try session.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
         let srt = 47_000 + round * 2
-        let outputs = try targets(directory: directory.appendingPathComponent("round\(round)"), srt: srt, rtp: 47_100 + round * 2)
+        let rtsp = 47_100 + round * 2
+        let outputs = try targets(directory: directory.appendingPathComponent("round\(round)"), srt: srt, rtsp: rtsp)
             .map { target throws(CaptureError) in try StreamOutput(target: target) }
         for output in outputs { try session.addOutput(output) }
         try session.startRunning()
         defer { session.stopRunning() }
-        let receiver = try ChildProcess("/usr/bin/ffmpeg", ["-v", "quiet", "-i", "srt://127.0.0.1:\(srt)?mode=caller", "-c", "copy", "-f", "null", "-"])
-        Thread.sleep(forTimeInterval: 1)
+        let receivers = [
+            try ChildProcess("/usr/bin/ffmpeg", ["-v", "quiet", "-i", "srt://127.0.0.1:\(srt)?mode=caller", "-c", "copy", "-f", "null", "-"]),
+            try ChildProcess("/usr/bin/ffmpeg", ["-v", "quiet", "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(rtsp)/cam", "-c", "copy", "-f", "null", "-"]),
+        ]
+        Thread.sleep(forTimeInterval: 1.5)
         let before = RecordBenchmark.cpuSeconds()
         let start = DispatchTime.now()
         Thread.sleep(forTimeInterval: seconds)
         let cpu = RecordBenchmark.cpuSeconds() - before
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        receiver.interrupt()
-        receiver.wait()
+        let clients = outputs.map(\.statistics.clients)
+        for receiver in receivers {
+            receiver.interrupt()
+            receiver.wait()
+        }
         let pipeline = session.pipelineDescription
-        guard outputs.allSatisfy({ $0.statistics.framesSent > 0 }) else {
+        guard outputs.allSatisfy({ $0.statistics.framesSent > 0 }), clients[0] >= 1, clients[1] >= 1 else {
             throw BenchFailure(message: "a target sent nothing: \(outputs.map { "\($0.target.description): \($0.statistics)" })")
         }
         return (cpu / wall, pipeline, outputs.map(\.statistics.framesSent))
