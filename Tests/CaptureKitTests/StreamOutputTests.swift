@@ -73,9 +73,10 @@ struct StreamOutputTests {
                                                       "-c", "copy", "-f", "mpegts", directory.appendingPathComponent(name).path])
         }
         let doomed = try receiver("doomed.ts", seconds: 30)
+        try await Self.wait(seconds: 10) { output.statistics.clients == 1 }
         let survivor = try receiver("survivor.ts", seconds: 3)
-        try await Self.wait(seconds: 5) { output.statistics.clients == 2 }
-        #expect(output.statistics.clients == 2)
+        try await Self.wait(seconds: 10) { output.statistics.clients == 2 }
+        #expect(output.statistics.clients == 2, "both receivers called in: \(doomed.output) \(survivor.output)")
         try await Task.sleep(for: .seconds(1))
         doomed.kill()
         #expect(try await survivor.wait(seconds: 15), "the other receiver reads on: \(survivor.output)")
@@ -123,6 +124,29 @@ struct StreamOutputTests {
             let video = try #require(try MovieProbe(file.path, toleratingErrors: true).video, "\(file.lastPathComponent) decodes")
             #expect(video.codec == "h264" && video.width == 640 && video.frames >= 20, "\(file.lastPathComponent): \(video.frames) frames")
         }
+    }
+
+    @Test("SRT caller into ffmpeg listening: what ffmpeg writes decodes from its first frame (the caller joins with a key frame)")
+    func srtCallerToFFmpeg() async throws {
+        let port = freePort()
+        let file = try temporaryDirectory().appendingPathComponent("ffmpeg-listener.ts")
+        let ffmpeg = try BackgroundProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", "srt://127.0.0.1:\(port)?mode=listener&latency=20000",
+                                                                "-t", "2", "-c", "copy", "-f", "mpegts", file.path])
+        try await Task.sleep(for: .milliseconds(500))
+        let output = try StreamOutput(target: StreamTarget(parsing: "srt://127.0.0.1:\(port)?latency=20"), videoSettings: .init(keyFrameInterval: 15))
+        let test = try TestSession(preset: .vga640x480, outputs: [output])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        #expect(try await ffmpeg.wait(seconds: 15), "ffmpeg ends after 2 s: \(ffmpeg.output)")
+        let video = try #require(try MovieProbe(file.path).video, "ffprobe decodes it without errors")
+        #expect(video.codec == "h264" && video.width == 640 && video.height == 480 && video.frames >= 45, "\(video.frames) frames")
+        // ffmpeg has gone: the caller notices and will call again.
+        try await Self.wait(seconds: 10) { if case .failed(_, _?) = output.status { true } else { false } }
+        guard case .failed(let error, _?) = output.status else {
+            Issue.record("the caller calls again once its listener left: \(output.status)")
+            return
+        }
+        #expect(error.code == .streamFailed && test.session.isRunning)
     }
 
     @Test("RTP: ffmpeg receives from the SDP the output writes")

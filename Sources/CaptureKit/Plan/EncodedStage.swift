@@ -1,13 +1,13 @@
 /// The encoded stage of a source: one encode per codec settings, shared by every output that
 /// wants those settings (recordings, compressed video data, streams). A plan holds it as a
-/// branch of the source whose last element is a tee, `KEY_tee`; its consumers' entries name
+/// branch of the source ending in a tee, `KEY_tee`; its consumers' entries name
 /// the stage's key as their source.
 ///
 /// `KEY_queue` (leaky, one second: the encoder's own thread) ! `videoconvert` ! the encoder's raw
 /// format ! encoder `KEY_enc` ! `h264parse` `KEY_parse` (parameter sets with every key frame) !
 /// `video/x-h264,stream-format=avc,alignment=au` (what the MP4 muxers take; consumers that want
 /// Annex B parse it again; with the settings' profile, which the encoder negotiates) ! `tee`
-/// `KEY_tee`.
+/// `KEY_tee`, whose first pad feeds `fakesink` `KEY_drain`.
 ///
 /// The key is `enc` and a hash of the source and the settings (no `_`, which separates a
 /// part's key from its element names), so equal settings on one source give one stage and a
@@ -35,6 +35,11 @@ enum EncodedStage {
                 + (settings.profile.map { ",profile=\($0.rawValue)" } ?? ""))]),
             .init("tee", name: "\(key)_tee", [.init("allow-not-linked", "true")]),
         ]
-        return PipelinePlan.Branch(key: key, chain: chain, source: source)
+        // The tee's first pad never fails: a tee whose every pad returns an error returns it to
+        // the encoder's thread, which stops and posts it as the stage's, and the stage's errors
+        // stop the session. With the drain, a consumer that fails (a receiver gone) fails alone.
+        let drain = PipelinePlan.Element("fakesink", name: "\(key)_drain", [.init("sync", "false"), .init("async", "false")])
+        return PipelinePlan.Branch(key: key, elements: chain + [drain], links: PipelinePlan.Link.chain(chain) + [.init(from: "\(key)_tee.src_%u", to: drain.name)],
+                                   entries: [.init(source: source, element: chain[0].name)], finishesWithEndOfStream: false)
     }
 }
