@@ -36,7 +36,7 @@ struct CKRtspServer {
     GSource *server_source;
     GSource *pool_source;
     int port;
-    int clients;        // the server thread's
+    int clients;        // under lock
     CKRtspClientsChanged clients_changed;
     void *user_data;
     GDestroyNotify destroy_user_data;
@@ -140,7 +140,8 @@ static void on_media_unprepared(GstRTSPMedia *media, gpointer data) {
     g_mutex_unlock(&s->lock);
 }
 
-// The server thread: a new (shared) media was built; its appsrc joins the feeds.
+// A client's thread (the one handling its DESCRIBE or SETUP): a new (shared) media was built;
+// its appsrc joins the feeds.
 static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data) {
     (void)factory;
     CKRtspServer *s = data;
@@ -162,19 +163,40 @@ static void on_media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media
     g_mutex_unlock(&s->lock);
 }
 
+// Clients connect on the server's thread and close on a pool thread or the server's: the count
+// and its report are changed under the lock, so reports arrive in order.
+static void clients_add(CKRtspServer *s, int delta) {
+    g_mutex_lock(&s->lock);
+    s->clients = MAX(0, s->clients + delta);
+    if (s->clients_changed) s->clients_changed(s->clients, s->user_data);
+    g_mutex_unlock(&s->lock);
+}
+
 static void on_client_closed(GstRTSPClient *client, gpointer data) {
     (void)client;
+    clients_add(data, -1);
+}
+
+// A client's PLAY (its thread): a client joining a media that already plays would otherwise
+// wait for the next key frame; ask the encoder for one now.
+static void on_play_request(GstRTSPClient *client, GstRTSPContext *context, gpointer data) {
+    (void)client;
+    (void)context;
     CKRtspServer *s = data;
-    s->clients = MAX(0, s->clients - 1);
-    if (s->clients_changed) s->clients_changed(s->clients, s->user_data);
+    g_mutex_lock(&s->lock);
+    GstPad *pad = s->stopped || !s->sinkpad ? NULL : gst_object_ref(s->sinkpad);
+    g_mutex_unlock(&s->lock);
+    if (!pad) return;
+    gst_pad_push_event(pad, gst_video_event_new_upstream_force_key_unit(GST_CLOCK_TIME_NONE, TRUE, 0));
+    gst_object_unref(pad);
 }
 
 static void on_client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server;
     CKRtspServer *s = data;
     g_signal_connect_data(client, "closed", G_CALLBACK(on_client_closed), ck_rtsp_ref(s), ck_rtsp_unref_closure, 0);
-    s->clients += 1;
-    if (s->clients_changed) s->clients_changed(s->clients, s->user_data);
+    g_signal_connect_data(client, "play-request", G_CALLBACK(on_play_request), ck_rtsp_ref(s), ck_rtsp_unref_closure, 0);
+    clients_add(s, 1);
 }
 
 static gboolean cleanup_sessions(GstRTSPSessionPool *pool, gpointer data) {

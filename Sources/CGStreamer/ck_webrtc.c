@@ -31,11 +31,12 @@ gboolean ck_webrtc_prepare_sink(GstPad *pad, const char *caps) {
 // the promise) or NULL with *error set.
 static const GstStructure *ck_wait(GstPromise *promise, const char *step, char **error) {
     GstPromiseResult result = gst_promise_wait(promise);
-    const GstStructure *reply = gst_promise_get_reply(promise);
+    // Only a replied promise has a reply to get (an interrupted one warns).
     if (result != GST_PROMISE_RESULT_REPLIED) {
         *error = g_strdup_printf("%s: no reply from webrtcbin (%d)", step, (int)result);
         return NULL;
     }
+    const GstStructure *reply = gst_promise_get_reply(promise);
     if (reply && gst_structure_has_field(reply, "error")) {
         GError *gerror = NULL;
         gst_structure_get(reply, "error", G_TYPE_ERROR, &gerror, NULL);

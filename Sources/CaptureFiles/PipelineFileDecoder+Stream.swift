@@ -34,6 +34,9 @@ extension PipelineFileDecoder {
         }
         let user = try settings["user"].map { entry throws(PipelineFileError) in try nonEmptyString(entry, expected: "a user name") }
         let password = try settings["password"].map { entry throws(PipelineFileError) in try nonEmptyString(entry, expected: "a password") }
+        if user == nil, let entry = settings["password"] {
+            throw PipelineFileError(.missingKey("user", context: "stream output with a password"), at: entry.keyLocation)
+        }
         if let user {
             let credentials = StreamCredentials(user: user, password: password ?? "")
             switch target {

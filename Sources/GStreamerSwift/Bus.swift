@@ -186,3 +186,30 @@ final class StopFlag: Sendable {
     let value = Atomic<Bool>(false)
     let thread = Atomic<UInt>(0)
 }
+
+/// Told, on the thread that posts it, the planned name (see `BusMessage.plannedName`) of each
+/// element that posts an error: before the element returns its failure to its upstream.
+public typealias BusErrorSyncHandler = @Sendable (String) -> Void
+
+extension Bus {
+    /// Calls `handler` synchronously for every error message, on the posting element's
+    /// streaming thread; the message then goes on to the bus as usual. The handler must not
+    /// block. Replaces any sync handler set before; lives as long as the bus.
+    public func setErrorSyncHandler(_ handler: @escaping BusErrorSyncHandler) {
+        let box = CallbackBox<BusErrorSyncHandler>(handler)
+        gst_bus_set_sync_handler(pointer.raw, Trampolines.busErrorSync, box.retainedPointer(), Trampolines.releaseBusErrorSync)
+    }
+}
+
+extension Trampolines {
+    static let busErrorSync: GstBusSyncHandler = { _, message, userData in
+        if let message, message.pointee.type == GST_MESSAGE_ERROR, let source = message.pointee.src {
+            CallbackBox<BusErrorSyncHandler>.from(userData).value(BusMessage.plannedName(source))
+        }
+        return GST_BUS_PASS
+    }
+
+    static let releaseBusErrorSync: GDestroyNotify = { userData in
+        CallbackBox<BusErrorSyncHandler>.release(userData)
+    }
+}

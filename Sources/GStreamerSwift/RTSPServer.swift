@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerSys
+import Synchronization
 
 /// An RTSP server (gst-rtsp-server) that serves what an `appsink` receives: H.264 access units
 /// (byte-stream, AU aligned), to every client at once over UDP or TCP (interleaved).
@@ -10,13 +11,14 @@ import CGStreamerSys
 /// server accepts and talks to clients on a thread of its own.
 public final class RTSPServer: Sendable {
     private let pointer: COpaquePointer
+    private let stopped = Atomic<Bool>(false)
     /// The port it listens on.
     public let port: Int
 
     /// Starts serving `path` (`/cam`) at `host`:`port` from `appSink`, whose callbacks it takes
     /// over. With `user`, clients must give it and `password` (digest or basic authentication).
-    /// `clientsChanged` is told the number of connected clients when it changes, on the
-    /// server's thread; it must return quickly.
+    /// `clientsChanged` is told the number of connected clients when it changes, in order, on
+    /// the thread of the client that came or went; it must return quickly.
     /// Throws ``GStreamerError/listenFailed(address:message:)`` when it cannot listen.
     public init(host: String, port: Int, path: String, user: String?, password: String?, appSink: Element,
                 clientsChanged: @escaping @Sendable (Int) -> Void) throws(GStreamerError) {
@@ -37,10 +39,13 @@ public final class RTSPServer: Sendable {
     }
 
     /// Closes every client, stops the shared media and frees the port; waits for the server's
-    /// thread to end. Call once, after the appsink stopped or while it runs.
+    /// thread to end. Later calls do nothing; a server dropped without it stops then.
     public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         ck_rtsp_server_stop(pointer.raw)
     }
+
+    deinit { stop() }
 }
 
 extension Trampolines {

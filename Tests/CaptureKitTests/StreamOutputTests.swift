@@ -170,6 +170,29 @@ struct StreamOutputTests {
         #expect(video.codec == "h264" && video.width == 640 && video.height == 480 && video.frames >= 45, "\(video.frames) frames")
     }
 
+    @Test("Targets built in code are checked: ports, paths, passphrases, WHEP's profile; a passphrase is never printed")
+    func misuse() throws {
+        for (target, name) in [(StreamTarget.rtsp(host: "127.0.0.1", port: 70_000, path: "/cam"), "70000"), (.whep(host: "127.0.0.1", port: 8080, path: "cam"), "cam"),
+                               (.rtp(host: "127.0.0.1", port: -1), "-1"), (.srt(SRTTarget(mode: .listener, host: "127.0.0.1", port: 9000, passphrase: "short")), "5 characters")] {
+            #expect {
+                try StreamOutput(target: target)
+            } throws: { error in
+                (error as? CaptureError)?.code == .invalidSetting && (error as? CaptureError)?.value == name
+            }
+        }
+        #expect(throws: CaptureError.self) { try StreamOutput(target: .whep(host: "127.0.0.1", port: 8080, path: "/w"), videoSettings: .init(profile: .high)) }
+        let secret = try StreamTarget(parsing: "srt://:\(freePort())?passphrase=correct-horse-battery")
+        #expect(!secret.description.contains("correct-horse"))
+        let output = try StreamOutput(target: secret)
+        let test = try TestSession(preset: .vga640x480, outputs: [output])
+        #expect(!test.session.pipelineDescription.contains("correct-horse"), "\(test.session.pipelineDescription)")
+    }
+
+    @Test("Callers wait 0.5, 1, 2, 4, 8, then 10 s between attempts")
+    func backOff() {
+        #expect((1...8).map { StreamOutput.backOff(failures: $0) } == [0.5, 1, 2, 4, 8, 10, 10, 10])
+    }
+
     @Test("Targets parse from their URL forms; bad ones name the text and the accepted forms")
     func parsing() throws {
         #expect(try StreamTarget(parsing: "srt://:9000") == .srt(SRTTarget(mode: .listener, host: "127.0.0.1", port: 9000)))

@@ -7,7 +7,8 @@
 
 typedef struct CKRtspServer CKRtspServer;
 
-/// Told the number of connected clients when it changes, on the server's thread.
+/// Told the number of connected clients when it changes, in order, on the thread of the client
+/// that came or went.
 typedef void (*CKRtspClientsChanged)(int clients, void *user_data);
 
 /// Serves `path` on `host`:`port` from `appsink` (an appsink taking H.264, byte-stream, AU

@@ -42,6 +42,11 @@ protocol OutputNode: CaptureOutput {
     /// Called on the session's notification queue when `device`, which may feed the output,
     /// went away or was taken.
     func inputInterrupted(_ device: CaptureDevice, reason: InterruptionReason)
+    /// Whether the output deals with an error its element `element` posted itself, so its
+    /// branch runs on (a WHEP viewer's webrtcbin: that viewer alone is removed). Called on the
+    /// posting element's thread and again on the bus thread; must not block, and acting twice
+    /// must do no harm.
+    func takesError(fromElement element: String) -> Bool
 }
 
 extension OutputNode {
@@ -49,6 +54,7 @@ extension OutputNode {
     var wantsBranch: Bool { true }
     var videoEncoding: VideoCodecSettings? { nil }
     func inputInterrupted(_ device: CaptureDevice, reason: InterruptionReason) {}
+    func takesError(fromElement element: String) -> Bool { false }
 
     func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
         let input = graph.inputs[branch.input]

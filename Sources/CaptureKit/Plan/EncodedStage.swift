@@ -39,7 +39,8 @@ enum EncodedStage {
         // the encoder's thread, which stops and posts it as the stage's, and the stage's errors
         // stop the session. With the drain, a consumer that fails (a receiver gone) fails alone.
         let drain = PipelinePlan.Element("fakesink", name: "\(key)_drain", [.init("sync", "false"), .init("async", "false")])
-        return PipelinePlan.Branch(key: key, elements: chain + [drain], links: PipelinePlan.Link.chain(chain) + [.init(from: "\(key)_tee.src_%u", to: drain.name)],
+        // The tee stays the last element: that is how a plan's branch is known as a stage.
+        return PipelinePlan.Branch(key: key, elements: chain.dropLast() + [drain, chain[chain.count - 1]], links: PipelinePlan.Link.chain(chain) + [.init(from: "\(key)_tee.src_%u", to: drain.name)],
                                    entries: [.init(source: source, element: chain[0].name)], finishesWithEndOfStream: false)
     }
 }

@@ -116,7 +116,7 @@
         /// The branch's own tee when it is a stage other branches take from (an encoded stage);
         /// nil for an output's branch.
         public var tee: Element? {
-            elements.first { $0.factory == "tee" && $0.name == "\(key)_tee" }
+            elements.last.flatMap { $0.factory == "tee" && $0.name == "\(key)_tee" ? $0 : nil }
         }
 
         /// The elements nothing in the branch links from: its sinks, where end of stream ends.

@@ -26,7 +26,8 @@ extension SessionRuntime {
         }
         let slot = node.map { ConnectionSlot($0.connection) }
         if let node, let slot { try node.output.attach(RunningBranch(prefix: plan.key, bin: bin, pipeline: pipeline, slot: slot)) }
-        if let node { live.withLock { $0.joining[plan.key] = node.output } }
+        let gate = BranchGate()
+        if let node { live.withLock { $0.joining[plan.key] = node.output; $0.gates[plan.key] = gate } }
         defer { live.withLock { _ = $0.joining.removeValue(forKey: plan.key) } }
         pipeline.add(bin)
         bin.element.syncStateWithParent()
@@ -36,6 +37,7 @@ extension SessionRuntime {
                 let (sourceTee, stage) = live.withLock { ($0.sources[source]?.tee, $0.branches[source].flatMap { $0.tee == nil ? nil : $0 }) }
                 guard let tee = sourceTee ?? stage?.tee else { throw .noSuchElement(name: "\(source)_tee") }
                 let teePad = try tee.requestPad("src_%u")
+                if node != nil { teePad.addBufferProbe { _ in gate.isOpen ? .pass : .drop } }
                 var feed = LiveBranch.Feed(tee: tee, teePad: teePad, entry: entry, linked: teePad)
                 if let stage {
                     // A stage's tee is inside its bin: the entry links to a ghost pad of it.
@@ -49,6 +51,12 @@ extension SessionRuntime {
                 if stage != nil { entry.push(.forceKeyUnit()) }
             }
         } catch {
+            // Errors the half-added branch posts on its way out concern no one.
+            live.withLock { live in
+                live.joining.removeValue(forKey: plan.key)
+                live.gates.removeValue(forKey: plan.key)?.close()
+                live.retired.insert(plan.key)
+            }
             pipeline.remove(bin)
             for feed in feeds { feed.release() }
             node?.output.detach(error: .captureCancelled)
@@ -64,6 +72,7 @@ extension SessionRuntime {
     func removeBranch(_ key: String, error: CaptureError, finish: Bool = true) {
         guard let branch = live.withLock({ live in
             live.retired.insert(key)
+            live.gates.removeValue(forKey: key)?.close()
             return live.branches.removeValue(forKey: key)
         }) else { return }
         let finished = DispatchSemaphore(value: 0)

@@ -28,11 +28,23 @@ final class SessionRuntime: Sendable {
         /// Outputs whose branches are being added, by key: an error their elements post while
         /// the branch changes state (a publisher that finds no server) is theirs.
         var joining: [String: any OutputNode] = [:]
+        /// Each output branch's gate, by key: closed when the branch posts an error.
+        var gates: [String: BranchGate] = [:]
     }
 
     /// Makes an empty pipeline and starts reading its bus: `onMessage` runs on the bus thread.
     init(onMessage: @escaping @Sendable (BusMessage) -> Void) {
         pipeline = Pipeline(name: "capturekit")
+        // On the failing element's thread, before its error flows back up: the branch's feeds
+        // drop from now on, so the tee it hangs from (a source's, or an encoded stage's shared
+        // by other outputs) never sees the error. The bus thread then takes the branch out.
+        pipeline.bus.setErrorSyncHandler { [weak self] element in
+            let key = String(element.prefix { $0 != "_" })
+            guard let (gate, output) = self?.live.withLock({ live in
+                live.gates[key].map { ($0, live.branches[key]?.output ?? live.joining[key]) }
+            }) else { return }
+            if output?.takesError(fromElement: element) != true { gate.close() }
+        }
         watch.withLock { $0 = BusWatch(pipeline: pipeline, handler: onMessage) }
     }
 

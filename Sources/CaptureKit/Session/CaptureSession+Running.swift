@@ -154,6 +154,8 @@ extension CaptureSession {
         case .error(let source, let text, let debug, let reason):
             CaptureLog.logger.error("\(source): \(text) (\(debug ?? ""))")
             let owner = state.withLock { $0.generation == generation ? $0.runtime : nil }?.owner(ofElement: source)
+            // A part of the output it deals with itself (one WHEP viewer): the branch runs on.
+            if case .branch(_, let output) = owner, output.takesError(fromElement: source) { return }
             if case .branch(let key, let output) = owner {
                 notifications.async { self.branchFailed(key, output: output, element: source, message: text, reason: reason, generation: generation) }
                 return

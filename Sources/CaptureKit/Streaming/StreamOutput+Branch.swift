@@ -69,11 +69,11 @@ extension StreamOutput {
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let tail = self.tail(prefix: branch.prefix)
         try branch.pad("queue", "sink").addBufferProbe { [weak self] _ in
-            self?.state.withLock { $0.framesIn += 1 }
+            self?.framesIn.add(1, ordering: .relaxed)
             return .pass
         }
         try branch.pad("parse", "src").addBufferProbe { [weak self] _ in
-            self?.state.withLock { $0.statistics.framesSent += 1 }
+            self?.framesSent.add(1, ordering: .relaxed)
             return .pass
         }
         let queue = try branch.element("queue")
@@ -84,17 +84,15 @@ extension StreamOutput {
         state.withLock { state in
             state.status = .streaming
             state.queue = queue
+            state.attachedAt = DispatchTime.now().uptimeNanoseconds
             if target.reconnects || !target.servesClients { state.statistics.clients = 1 }
         }
     }
 
     /// Counts bytes handed to the network or the disk; on the streaming thread that sent them.
+    /// Counts bytes handed on, on the streaming thread that hands them (no lock).
     func sent(bytes: Int) {
-        state.withLock { state in
-            state.statistics.bytesSent += Int64(bytes)
-            // Data flowed: a caller's next failure starts its back-off again from the shortest.
-            if state.failures > 0, state.statistics.bytesSent > 0 { state.failures = 0 }
-        }
+        bytesSent.add(Int64(bytes), ordering: .relaxed)
     }
 
     /// Target-specific hooks: SRT's caller count, RTP's session description, the RTSP server,
@@ -122,8 +120,29 @@ extension StreamTarget {
         }
     }
 
-    /// Throws for HLS settings out of range.
+    /// Throws for a port outside 1…65535, a server path without its leading `/`, or HLS
+    /// settings out of range: what the URL forms rule out, for targets built in code.
     func validate() throws(CaptureError) {
+        func port(_ port: Int) throws(CaptureError) {
+            guard (1...65535).contains(port) else { throw .invalidSetting(name: "port", value: "\(port)", valid: "1…65535") }
+        }
+        func path(_ path: String) throws(CaptureError) {
+            guard path.hasPrefix("/"), path.count > 1 else { throw .invalidSetting(name: "server path", value: path, valid: "a path such as /cam") }
+        }
+        switch self {
+        case .rtsp(_, let number, let text, _), .whep(_, let number, let text):
+            try port(number)
+            try path(text)
+        case .rtp(_, let number):
+            try port(number)
+        case .srt(let srt):
+            try port(srt.port)
+            if let passphrase = srt.passphrase, !(10...79).contains(passphrase.count) {
+                throw .invalidSetting(name: "SRT passphrase", value: "\(passphrase.count) characters", valid: "10…79 characters")
+            }
+        default:
+            break
+        }
         switch self {
         case .hls(let hls):
             guard (1...60).contains(hls.segmentDuration) else {

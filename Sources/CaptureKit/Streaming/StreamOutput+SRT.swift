@@ -17,12 +17,21 @@ extension StreamOutput {
         return Tail(elements: [mux, sink], links: [.init(from: mux.name, to: sink.name)], video: "\(mux.name).sink_%d", audio: "\(mux.name).sink_%d")
     }
 
-    /// A listener counts its callers as they come and go ("caller-added", "caller-removed", on
+    /// The passphrase is set here, not in the plan, so printed pipelines leave it out. A
+    /// listener counts its callers as they come and go ("caller-added", "caller-removed", on
     /// the sink's thread), and asks the encoder for a key frame when one comes, so that it
     /// decodes from its first second rather than from the next key frame.
     func attachSRT(_ branch: RunningBranch) throws(CaptureError) {
-        guard case .srt(let srt) = target, srt.mode == .listener else { return }
+        guard case .srt(let srt) = target else { return }
         let sink = try branch.element("sink")
+        if let passphrase = srt.passphrase {
+            do {
+                try sink.set("passphrase", passphrase)
+            } catch {
+                throw .pipelineFailed(error, element: sink.name)
+            }
+        }
+        guard srt.mode == .listener else { return }
         let entry = try branch.pad("queue", "sink")
         sink.onSignal("caller-added") { [weak self] in
             self?.state.withLock { $0.statistics.clients += 1 }

@@ -23,6 +23,11 @@ extension StreamOutput {
         state.withLock { $0.whep = endpoint }
     }
 
+    /// An error from one viewer's elements removes that viewer; the others play on.
+    func takesError(fromElement element: String) -> Bool {
+        state.withLock { $0.whep }?.removeViewer(owning: element) ?? false
+    }
+
     /// The branch is gone: its viewers end and the server stops, freeing its port.
     func detachWHEP() {
         state.withLock { state in defer { state.whep = nil }; return state.whep }?.stop()

@@ -53,18 +53,23 @@ public final class StreamOutput: OutputNode {
         var settings: VideoCodecSettings
         var status = Status.idle
         var statistics = Statistics()
-        var framesIn = 0
         var failures = 0
         var waitingToRetry = false
         var sessionDescription: String?
         /// The running branch's queue: what waits in it is neither sent nor dropped yet.
         var queue: Element?
+        /// When the running branch was attached (uptime nanoseconds): a failure after a long
+        /// enough run starts the back-off again from the shortest.
+        var attachedAt: UInt64?
         var whep: WHEPEndpoint?
         /// An RTSP target's server, while the branch runs.
         var rtspServer: RTSPServer?
     }
 
     let state: Mutex<State>
+    /// Per-frame counters, kept apart from `state` so the streaming threads take no lock:
+    /// frames into the branch, frames out of its parser, bytes handed on.
+    let framesIn = Atomic<Int>(0), framesSent = Atomic<Int>(0), bytesSent = Atomic<Int64>(0)
     let owner = SessionReference()
     /// Runs retries after back-off.
     let retryQueue = DispatchQueue(label: "CaptureKit.StreamOutput.retry")
@@ -77,6 +82,7 @@ public final class StreamOutput: OutputNode {
     public init(target: StreamTarget, videoSettings: VideoCodecSettings = VideoCodecSettings()) throws(CaptureError) {
         try videoSettings.validate(available: VideoEncoder.best == nil ? [] : [.h264])
         try target.validate()
+        try Self.checkProfile(videoSettings, for: target)
         self.target = target
         state = Mutex(State(settings: videoSettings))
     }
@@ -95,6 +101,14 @@ public final class StreamOutput: OutputNode {
     /// Waiting out a back-off, the output has no branch.
     var wantsBranch: Bool { state.withLock { !$0.waitingToRetry } }
 
+    /// WHEP answers browsers with constrained baseline, what every WebRTC decoder takes: a WHEP
+    /// output refuses another profile. (Leaving it nil keeps the encode shared with other
+    /// outputs; x264, tuned for live capture, makes constrained baseline.)
+    static func checkProfile(_ settings: VideoCodecSettings, for target: StreamTarget) throws(CaptureError) {
+        guard case .whep = target, let profile = settings.profile, profile != .constrainedBaseline else { return }
+        throw .invalidSetting(name: "H.264 profile for WHEP", value: profile.rawValue, valid: "constrained-baseline, or none")
+    }
+
     /// The video encoding (codec, bit rate, key-frame interval).
     public var videoSettings: VideoCodecSettings { state.withLock { $0.settings } }
 
@@ -103,6 +117,7 @@ public final class StreamOutput: OutputNode {
     /// encoder here honours.
     public func setVideoSettings(_ settings: VideoCodecSettings) throws(CaptureError) {
         try settings.validate(available: VideoEncoder.best == nil ? [] : [.h264])
+        try Self.checkProfile(settings, for: target)
         state.withLock { $0.settings = settings }
         owner.branchChanged()
     }
@@ -113,10 +128,12 @@ public final class StreamOutput: OutputNode {
     /// What has been sent so far. Frames dropped are those that entered the branch and neither
     /// left its queue nor wait in it.
     public var statistics: Statistics {
-        let (statistics, framesIn, queue) = state.withLock { ($0.statistics, $0.framesIn, $0.queue) }
+        let (statistics, queue) = state.withLock { ($0.statistics, $0.queue) }
         let waiting = queue.flatMap { try? Int($0.get("current-level-buffers")) ?? 0 } ?? 0
         var result = statistics
-        result.framesDropped = max(0, framesIn - statistics.framesSent - waiting)
+        result.framesSent = framesSent.load(ordering: .relaxed)
+        result.bytesSent = bytesSent.load(ordering: .relaxed)
+        result.framesDropped = max(0, framesIn.load(ordering: .relaxed) - result.framesSent - waiting)
         return result
     }
 

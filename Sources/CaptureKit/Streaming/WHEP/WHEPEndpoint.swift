@@ -233,6 +233,17 @@ final class WHEPEndpoint: Sendable {
         }
     }
 
+    /// Removes, on ``work``, the viewer one of whose elements is named `element` (one that
+    /// failed); false when no viewer has it. Called from any thread; never blocks.
+    func removeViewer(owning element: String) -> Bool {
+        guard element.hasPrefix("\(prefix)_whep"),
+              let id = state.withLock({ $0.viewers.values.first { $0.elements.contains { $0.name == element } }?.id }) else { return false }
+        work.async {
+            if self.removeViewer(id) { CaptureLog.logger.info("WHEP viewer \(id): \(element) failed; removed") }
+        }
+        return true
+    }
+
     /// On ``work``: unlinks the viewer from the tee between two frames, takes its elements to
     /// NULL and out of the bin, gives the tee its pad back. False when there is no such viewer.
     func removeViewer(_ id: String) -> Bool {
