@@ -52,20 +52,25 @@ enum StreamBenchmark {
     }
 
     /// The session's source and encoder, into a fakesink: everything up to the encoded stage's
-    /// tee of `pipeline`.
+    /// caps filter after its encoder and parser (before its tee and drain) of `pipeline`.
     static func encodeOnly(_ pipeline: String) throws -> [String] {
-        guard let tee = pipeline.range(of: #"tee name=enc[0-9a-f]+_tee"#, options: .regularExpression) else {
+        guard let caps = pipeline.range(of: #"capsfilter name=enc[0-9a-f]+_h264 caps=\S+"#, options: .regularExpression) else {
             throw BenchFailure(message: "no encoded stage in \(pipeline)")
         }
-        return (String(pipeline[..<tee.lowerBound]) + "fakesink sync=false").split(separator: " ").map(String.init)
+        return (String(pipeline[..<caps.upperBound]) + " ! fakesink sync=false").split(separator: " ").map(String.init)
     }
 
-    /// gst-launch-1.0 running `arguments` for `seconds`: its CPU per second.
+    /// gst-launch-1.0 running `arguments` for `seconds`: its CPU per second. Fails when it
+    /// ended early (a pipeline it could not run).
     static func gst(_ arguments: [String]) throws -> Double {
         let before = RecordBenchmark.cpuSeconds(children: true)
         let start = DispatchTime.now()
         let process = try ChildProcess("/usr/bin/gst-launch-1.0", arguments)
         Thread.sleep(forTimeInterval: seconds + 1)
+        var status: Int32 = 0
+        guard waitpid(process.pid, &status, WNOHANG) == 0 else {
+            throw BenchFailure(message: "gst-launch-1.0 ended early: \(arguments.joined(separator: " "))")
+        }
         process.interrupt()
         process.wait()
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
