@@ -1,0 +1,26 @@
+/// Where a ``VideoPreview`` shows its picture.
+public enum PreviewSink: Sendable, Hashable, CustomStringConvertible {
+    /// A window on the desktop: the first of `glimagesink`, `xvimagesink`, `ximagesink` and
+    /// `waylandsink` that opens, chosen when the preview starts (``VideoPreview/sinkName``
+    /// reports which).
+    case window
+    /// The display of a board without a desktop (`kmssink`).
+    case kms
+    /// Display-ready frames for an app that draws them itself: ``VideoPreview/frames`` and the
+    /// delegate get each frame the size of the preview's bounds, in its orientation, mirroring
+    /// and gravity, as BGRA pixels or (`.jpeg`) as JPEG images.
+    case frames(VideoCodecType? = nil)
+    /// Nothing is shown: the preview only converts coordinates (a web page that shows the
+    /// picture itself, from a stream output).
+    case none
+
+    public var description: String {
+        switch self {
+        case .window: "window"
+        case .kms: "kms"
+        case .frames(nil): "frames"
+        case .frames(let codec?): "frames(\(codec.rawValue))"
+        case .none: "none"
+        }
+    }
+}
