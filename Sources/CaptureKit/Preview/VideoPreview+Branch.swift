@@ -82,6 +82,10 @@ extension VideoPreview {
                 return .pass
             }
         }
+        try branch.pad("sink", "sink").addBufferProbe { [weak self] _ in
+            self?.shown.add(1, ordering: .relaxed)
+            return .pass
+        }
         let factory = sinkElement.factory
         state.withLock {
             $0.sinkName = factory == "fakesink" ? nil : factory

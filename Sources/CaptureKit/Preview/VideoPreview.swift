@@ -37,6 +37,7 @@ public final class VideoPreview: OutputNode {
     }
 
     let state = Mutex(State())
+    let shown = Atomic<Int>(0)
     let owner = SessionReference()
     let mediaType = MediaType.video
     let kind = "preview"
@@ -124,6 +125,10 @@ public final class VideoPreview: OutputNode {
     /// closed (`branchFailed`, naming the sink), its display went away. nil while it shows, and
     /// again once it starts showing anew.
     public var failure: CaptureError? { state.withLock { $0.failure } }
+
+    /// How many frames the preview has shown (handed to its sink) since it was made: frames
+    /// shown per second is this over time.
+    public var framesShown: Int { shown.load(ordering: .relaxed) }
 
     /// The picture's size as the sensor delivers it (the connected device's active format), or
     /// nil without a video connection.
