@@ -41,7 +41,7 @@ extension VideoPreview {
             for index in 0..<PreviewOverlay.maximumLabels {
                 chain.append(.init("textoverlay", name: "\(prefix)_label\(index)", [
                     .init("silent", "true"), .init("halignment", "left"), .init("valignment", "top"),
-                    .init("font-desc", "Sans Bold 12"), .init("shaded-background", "true"),
+                    .init("font-desc", "Sans Bold 12"), .init("shaded-background", "true"), .init("xpad", "0"), .init("ypad", "0"),
                 ]))
             }
         }

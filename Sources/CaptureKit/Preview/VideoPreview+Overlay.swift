@@ -28,7 +28,7 @@ extension VideoPreview {
             let left = labelled[index].points.map(\.x).min() ?? 0, top = labelled[index].points.map(\.y).min() ?? 0
             try? element.set("text", text)
             try? element.set("deltax", "\(Int(left - origin.x))")
-            try? element.set("deltay", "\(max(0, Int(top - origin.y) - 24))")
+            try? element.set("deltay", "\(max(0, Int(top - origin.y) - 22))")
             try? element.set("silent", "false")
         }
     }
