@@ -398,17 +398,19 @@ struct VideoPreviewGeometryTests {
     static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/CaptureKit/CaptureKit.docc/PreviewingVideo.md")
 
-    @Test("PreviewingVideo.md's tap-to-focus sample is compiled and run here, word for word")
+    @Test("PreviewingVideo.md's samples are compiled here and in VideoPreviewTests.swift, word for word; tap-to-focus runs here")
     func articleSample() throws {
         let text = try String(contentsOf: Self.article, encoding: .utf8)
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let here = URL(fileURLWithPath: #filePath)
+        let source = try [here, here.deletingLastPathComponent().appendingPathComponent("VideoPreviewTests.swift")]
+            .map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
         // Lines without their indentation, blank ones dropped, in the sample and in this file alike.
         let flattened = source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
         let blocks = text.components(separatedBy: "```swift\n").dropFirst().map { String($0.components(separatedBy: "```")[0]) }
-        #expect(blocks.count == 1)
+        #expect(blocks.count == 2)
         for block in blocks {
             let sample = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
-            #expect(flattened.contains(sample), "not compiled in VideoPreviewGeometryTests.swift:\n\(block)")
+            #expect(flattened.contains(sample), "not compiled in VideoPreviewGeometryTests.swift or VideoPreviewTests.swift:\n\(block)")
         }
         try tapToFocus()
     }

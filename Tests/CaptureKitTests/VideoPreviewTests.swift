@@ -142,6 +142,42 @@ struct VideoPreviewTests {
         #expect(moved)
     }
 
+    /// PreviewingVideo.md's overlay sample, word for word.
+    static func outlineCodes(session: CaptureSession, preview: VideoPreview) async throws {
+        let codes = MetadataOutput()
+        try session.addOutput(codes)
+        try codes.setMetadataObjectTypes([.qr])
+        preview.overlay = PreviewOverlay()
+        for await objects in codes.metadataObjects() {
+            preview.overlay = PreviewOverlay(shapes: objects.compactMap { object in
+                guard let code = preview.transformedMetadataObject(for: object) as? MachineReadableCodeObject else { return nil }
+                return PreviewOverlay.Shape(points: code.corners, label: code.stringValue)
+            })
+        }
+    }
+
+    @Test("PreviewingVideo.md's overlay sample outlines the virtual scene's QR code where the view shows it")
+    func articleOverlay() async throws {
+        let test = try TestSession(preset: .vga640x480, outputs: [])
+        let preview = VideoPreview(session: test.session)
+        preview.sink = .frames()
+        preview.bounds = CGRect(x: 0, y: 0, width: 320, height: 240)
+        let outlining = Task { try await Self.outlineCodes(session: test.session, preview: preview) }
+        defer { outlining.cancel() }
+        for _ in 0..<100 where test.session.outputs.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var shape: PreviewOverlay.Shape?
+        for _ in 0..<200 where shape == nil {
+            try await Task.sleep(for: .milliseconds(20))
+            shape = preview.overlay?.shapes.first
+        }
+        let outline = try #require(shape)
+        #expect(outline.label == "https://capturekit.dev/virtual-camera")
+        // The scene's QR code is in its top-left quarter; the view is the scene at half size.
+        #expect(outline.points.count == 4 && outline.points.allSatisfy { $0.x > 10 && $0.x < 150 && $0.y > 10 && $0.y < 150 }, "\(outline.points)")
+    }
+
     @Test("a window preview with no display fails alone, saying which sink; the session runs on",
           .enabled(if: ProcessInfo.processInfo.environment["DISPLAY"] == nil && ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil))
     func windowWithoutDisplay() async throws {
