@@ -118,6 +118,8 @@
     return Object.assign({ uniqueID: id }, listed || {}, typeof device === "object" ? device : {});
   }
 
+  app.currentDevice = currentDevice;
+
   function isMirrored() {
     if (app.settings.mirrored === "1") return true;
     if (app.settings.mirrored === "0") return false;

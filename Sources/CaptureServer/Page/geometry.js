@@ -49,20 +49,26 @@
     return degrees % 180 === 0 ? { width: picture.width, height: picture.height } : { width: picture.height, height: picture.width };
   }
 
-  // Where the turned picture lies in the view's bounds ({width, height}) for a gravity: a rect
-  // in view points, which for resizeAspectFill reaches past the bounds.
+  // Where the turned picture lies in the view's bounds ({width, height}, origin (0,0)) for a
+  // gravity: a rect in view points, which for resizeAspectFill reaches past the bounds. As
+  // PreviewGeometry.place: the axis that sets the scale keeps the view's edges exactly, the
+  // other is centred.
   function pictureRect(bounds, picture, gravity, orientation) {
     var shown = turnedSize(picture, orientation);
-    if (gravity === "resize" || shown.width <= 0 || shown.height <= 0) {
+    if (gravity === "resize" || !(shown.width > 0 && shown.height > 0)) {
       return { x: 0, y: 0, width: bounds.width, height: bounds.height };
     }
-    var sx = bounds.width / shown.width, sy = bounds.height / shown.height;
-    var scale;
-    if (gravity === "resizeAspect") scale = Math.min(sx, sy);
-    else if (gravity === "resizeAspectFill") scale = Math.max(sx, sy);
+    var horizontal = bounds.width / shown.width, vertical = bounds.height / shown.height;
+    var byWidth;
+    if (gravity === "resizeAspect") byWidth = horizontal <= vertical;
+    else if (gravity === "resizeAspectFill") byWidth = horizontal >= vertical;
     else throw new Error("unknown gravity " + gravity);
-    var width = shown.width * scale, height = shown.height * scale;
-    return { x: (bounds.width - width) / 2, y: (bounds.height - height) / 2, width: width, height: height };
+    if (byWidth) {
+      var height = shown.height * horizontal;
+      return { x: 0, y: bounds.height / 2 - height / 2, width: bounds.width, height: height };
+    }
+    var width = shown.width * vertical;
+    return { x: bounds.width / 2 - width / 2, y: 0, width: width, height: bounds.height };
   }
 
   // A point in the turned picture (u, v in 0…1, left to right and top to bottom as shown
@@ -113,12 +119,22 @@
     return unturn({ x: u, y: v }, rotationDegrees(o.orientation));
   }
 
-  // captureDevicePointOfInterest(for:): the device point for a view point, or null when the
-  // view point is not on the picture.
+  // Whether a view point shows part of the picture: inside both the bounds and the picture's
+  // rect, edges included (not on a letterbox bar, not beyond the view).
+  function isInPicture(viewPoint, options) {
+    var o = check(options);
+    var rect = pictureRect(o.bounds, o.picture, o.gravity, o.orientation);
+    var minX = Math.max(0, rect.x), maxX = Math.min(o.bounds.width, rect.x + rect.width);
+    var minY = Math.max(0, rect.y), maxY = Math.min(o.bounds.height, rect.y + rect.height);
+    return viewPoint.x >= minX && viewPoint.x <= maxX && viewPoint.y >= minY && viewPoint.y <= maxY;
+  }
+
+  // VideoPreview.captureDevicePointOfInterestIfVisible(for:): the device point for a view point,
+  // clamped to 0…1 (the last bits of rounding), or null when the view point shows no picture.
   function captureDevicePointOfInterest(viewPoint, options) {
+    if (!isInPicture(viewPoint, options)) return null;
     var p = devicePointUnclamped(viewPoint, options);
-    if (!(p.x >= 0 && p.x <= 1 && p.y >= 0 && p.y <= 1)) return null;
-    return p;
+    return { x: Math.min(Math.max(p.x, 0), 1), y: Math.min(Math.max(p.y, 0), 1) };
   }
 
   // layerPointConverted(fromCaptureDevicePointOfInterest:): the view point showing a device point.
@@ -164,6 +180,7 @@
     turnedSize: turnedSize,
     pictureRect: pictureRect,
     devicePointUnclamped: devicePointUnclamped,
+    isInPicture: isInPicture,
     captureDevicePointOfInterest: captureDevicePointOfInterest,
     layerPoint: layerPoint,
     layerCorners: layerCorners,
