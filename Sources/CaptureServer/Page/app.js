@@ -102,6 +102,10 @@
   function fail(what) {
     return function (error) {
       app.errors.push(what + ": " + error.message);
+      if (error.status === 401) {
+        say(token ? "The server refused the token in this page's address" : "This server wants a token: open the page as /?token=…", true);
+        return;
+      }
       say(what + " failed: " + error.message);
       console.warn(what, error);
     };
