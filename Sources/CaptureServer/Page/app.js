@@ -405,7 +405,7 @@
       height: String(Math.round(bounds.height)),
       gravity: options.gravity,
       orientation: options.orientation,
-      mirrored: options.mirrored ? "1" : "0",
+      mirrored: options.mirrored ? "true" : "false",
     });
     if (token) query.set("token", token);
     metadataKey = [Math.round(bounds.width), Math.round(bounds.height), options.gravity, options.orientation, options.mirrored].join(",");
@@ -446,15 +446,15 @@
     return [{ x: r.x, y: r.y }, { x: r.x + r.width, y: r.y }, { x: r.x + r.width, y: r.y + r.height }, { x: r.x, y: r.y + r.height }];
   }
 
-  // One metadata object as {type, string, device: {corners|bounds}, view: {corners|bounds}}:
-  // objects in AVFoundation's shape (type, stringValue, bounds, corners) with the view's
-  // coordinates beside them (view: {bounds, corners}, or viewBounds/viewCorners).
+  // One metadata object, as /ws/metadata sends it: {type, value, device: {bounds: [x, y, w, h],
+  // corners: [[x, y], …]}, view: {bounds, corners} or null} (faces: faceID, no corners); also
+  // AVFoundation's flat shape (stringValue, bounds, corners).
   function normalizeObject(o) {
     var device = o.device || o;
     var view = o.view || (o.viewCorners || o.viewBounds ? { corners: o.viewCorners, bounds: o.viewBounds } : null);
     return {
       type: o.type || o.kind || "object",
-      string: o.stringValue !== undefined ? o.stringValue : o.string !== undefined ? o.string : null,
+      string: o.value !== undefined && o.value !== null ? o.value : o.stringValue !== undefined ? o.stringValue : o.string !== undefined ? o.string : null,
       faceID: o.faceID,
       deviceCorners: Array.isArray(device.corners) && device.corners.length ? device.corners.map(point) : null,
       deviceBounds: rect(device.bounds),
