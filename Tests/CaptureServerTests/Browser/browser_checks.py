@@ -16,7 +16,9 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 
 from PIL import Image, ImageChops, ImageOps, ImageStat
 from selenium.webdriver.common.action_chains import ActionChains
@@ -562,8 +564,18 @@ def main():
             missing = [s["url"] for s in sent if s["auth"] != "Bearer " + page.token]
             sockets = page.js("return window.__sockets")
             bad_sockets = [s for s in sockets if "token=" + page.token not in s]
-            return not missing and sockets and not bad_sockets, {"fetches": len(sent), "without_bearer": missing[:5],
-                                                                 "sockets": len(sockets), "sockets_without_token": bad_sockets[:3]}
+            # Without the token the server refuses (so the checks above mean something).
+            try:
+                refused = urllib.request.urlopen(page.origin + "/api/state", timeout=5).status
+            except urllib.error.HTTPError as error:
+                refused = error.code
+            resources = page.js("""return performance.getEntriesByType('resource').map(function (e) { return e.name; })
+                .filter(function (n) { return /\\.(js|css)(\\?|$)/.test(n); })""")
+            bad_resources = [r for r in resources if "token=" + page.token not in r]
+            ok = not missing and sockets and not bad_sockets and refused == 401 and not bad_resources
+            return ok, {"fetches": len(sent), "without_bearer": missing[:5], "sockets": len(sockets),
+                        "sockets_without_token": bad_sockets[:3], "status_without_token": refused,
+                        "page_files": resources, "page_files_without_token": bad_resources}
         check("token_on_fetches_and_socket", token_kept)
 
         def mjpeg_fallback():
