@@ -2,27 +2,12 @@ import Foundation
 import Hummingbird
 
 extension ServerRoutes {
-    /// `GET /recordings/` (the folder's files as JSON: name, size, date, url, newest first) and
-    /// `GET /recordings/NAME` (the file; `video/mp4` for movies). Only files inside the folder:
-    /// `..`, `%2e%2e`, a `/` or `%2f` in the name, absolute paths and symlinks leading out are
-    /// 404, as is anything that is not there.
+    /// `GET /recordings/`: the folder's files as JSON (name, size, date, url), newest first.
+    /// `GET /recordings/NAME` is ``RecordingFileMiddleware``'s.
     func addRecordings(to router: Router<ServerContext>) {
         let folder = camera.recordings
         // `/recordings/` too: the router ignores a trailing slash.
         router.get("/recordings") { _, _ -> Response in try .json(folder.entries()) }
-        router.get("/recordings/**") { request, context -> Response in
-            // The raw path as it came: the name must be a single component of it.
-            let path = request.uri.path
-            let prefix = "/recordings/"
-            guard path.hasPrefix(prefix), let file = folder.file(named: String(path.dropFirst(prefix.count))) else {
-                throw APIError.notFound(path)
-            }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-            let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-            let type = Self.mediaType(file.pathExtension)
-            let body = try await FileIO().loadFile(path: file.path, context: context)
-            return Response(status: .ok, headers: [.contentType: type, .contentLength: "\(size)"], body: body)
-        }
     }
 
     static func mediaType(_ fileExtension: String) -> String {
@@ -34,5 +19,30 @@ extension ServerRoutes {
         case "json": "application/json"
         default: "application/octet-stream"
         }
+    }
+}
+
+/// `GET /recordings/NAME`: the file (`video/mp4` for movies), taken from the raw path before
+/// the router sees it (the router refuses some paths with `..` as 400; here anything that is
+/// not a file inside the folder is 404). Only files inside the folder: `..`, `%2e%2e`, a `/`
+/// or `%2f` in the name, absolute paths and symlinks leading out are 404 (see
+/// ``RecordingsDirectory/file(named:)``).
+struct RecordingFileMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    static let prefix = "/recordings/"
+
+    let folder: RecordingsDirectory
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasPrefix(Self.prefix), path != Self.prefix else { return try await next(request, context) }
+        guard request.method == .get || request.method == .head else {
+            throw APIError(.methodNotAllowed, code: "methodNotAllowed", message: "\(request.method) \(path): recordings are only read (GET)")
+        }
+        guard let file = folder.file(named: String(path.dropFirst(Self.prefix.count))) else { throw APIError.notFound(path) }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        let body = try await FileIO().loadFile(path: file.path, context: context)
+        return Response(status: .ok, headers: [.contentType: ServerRoutes.mediaType(file.pathExtension), .contentLength: "\(size)"], body: body)
     }
 }

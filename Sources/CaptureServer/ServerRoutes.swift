@@ -17,6 +17,7 @@ struct ServerRoutes: Sendable {
         let router = Router(context: ServerContext.self)
         if let token { router.add(middleware: TokenMiddleware(token: token)) }
         router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: RecordingFileMiddleware(folder: camera.recordings))
         if let page { router.add(middleware: FileMiddleware(page.path, searchForIndexHtml: true)) }
         addAPI(to: router)
         addSnap(to: router)

@@ -73,7 +73,7 @@ struct RecordingsTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("capture-traversal-\(UUID().uuidString)")
         let folder = root.appendingPathComponent("recordings")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("secret".utf8).write(to: root.appendingPathComponent("secret.txt"))
+        try Data("TOPSECRET-CONTENT".utf8).write(to: root.appendingPathComponent("secret.txt"))
         try Data("inside".utf8).write(to: folder.appendingPathComponent("inside.mp4"))
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("out.mp4").path, withDestinationPath: root.appendingPathComponent("secret.txt").path)
@@ -89,7 +89,8 @@ struct RecordingsTests {
                            "/recordings/sub", "/recordings/nothing.mp4", "/recordings/inside.mp4%00.txt", "/recordings/..%5csecret.txt"] {
                 let (status, body) = try harness.raw(target)
                 #expect(status == 404, "\(target): \(status) \(body)")
-                #expect(!body.contains("secret") && !body.contains("root:"), "\(target) leaked: \(body)")
+                #expect(!body.contains("TOPSECRET") && !body.contains("root:"), "\(target) leaked: \(body)")
+                #expect(body.contains("\"notFound\""), "\(target): \(body)")
             }
             let list = try await harness.request("GET", "/recordings/")
             let names = (list.json as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
