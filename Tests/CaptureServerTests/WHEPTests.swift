@@ -41,6 +41,13 @@ struct WHEPTests {
             #expect(player.wait(seconds: 30), "the player DELETEs and exits: \(player.output)")
             let deleted = try #require(Self.report("DELETED", in: player.output), "\(player.output)")
             #expect(deleted["deleted"] as? [Int] == [200, 200])
+            // The browsers decoded on through the switch: ~6 s of holding at 30 frames a second,
+            // the switch in its first half second.
+            let before = viewers.compactMap { $0["frames"] as? Int }
+            let end = (deleted["viewers"] as? [[String: Any]] ?? []).compactMap { $0["frames"] as? Int }
+            let gained = zip(end, before).map { $0 - $1 }
+            print("WHEP through a camera switch: frames decoded \(before) → \(end)")
+            #expect(gained.count == 2 && gained.allSatisfy { $0 >= 90 }, "frames decoded after PLAYING: \(before) → \(end)")
             await eventually(seconds: 5) { camera.stream.statistics.clients == 0 }
             #expect(camera.stream.statistics.clients == 0)
             _ = try await harness.request("POST", "/api/device", json: #"{"uniqueID": "virtual:back"}"#)
