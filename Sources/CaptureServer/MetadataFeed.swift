@@ -130,13 +130,20 @@ final class MetadataFeed: Sendable {
     private func deliver(_ objects: [any MetadataObject]) {
         let subscribers = state.withLock { Array($0.subscribers.values) }
         for subscriber in subscribers {
-            let text = MetadataJSON.text(objects) { object in Self.place(object, in: subscriber.preview) }
+            let text = MetadataJSON.text(objects) { object in Self.place(object, in: subscriber) }
             subscriber.continuation.yield(text)
         }
     }
 
-    /// The object in the view's coordinates, as its preview converts it.
-    static func place(_ object: any MetadataObject, in preview: VideoPreview) -> (any MetadataObject)? {
-        nil
+    /// The object in the subscriber's view coordinates, as its preview converts it (nil before
+    /// the preview has a connection). A camera switch gives the preview a new connection: the
+    /// view's orientation and mirroring are put on it again.
+    static func place(_ object: any MetadataObject, in subscriber: Subscriber) -> (any MetadataObject)? {
+        if let connection = subscriber.preview.connection {
+            if connection.videoOrientation != subscriber.view.orientation { connection.videoOrientation = subscriber.view.orientation }
+            if connection.automaticallyAdjustsVideoMirroring { connection.automaticallyAdjustsVideoMirroring = false }
+            if connection.isVideoMirrored != subscriber.view.mirrored { connection.isVideoMirrored = subscriber.view.mirrored }
+        }
+        return subscriber.preview.transformedMetadataObject(for: object)
     }
 }

@@ -5,14 +5,12 @@ extension ServerRoutes {
     /// The part boundary of `/mjpeg`.
     static let boundary = "capturekitframe"
 
-    /// `GET /mjpeg`: `multipart/x-mixed-replace` JPEG frames for an `<img>`; 503 when the
-    /// server cannot make them.
+    /// `GET /mjpeg`: `multipart/x-mixed-replace` JPEG frames for an `<img>`, the picture at its
+    /// own size, every viewer from one JPEG encode (``FrameFeed``).
     func addMJPEG(to router: Router<ServerContext>) {
         let frames = camera.frames
         router.get("/mjpeg") { _, _ -> Response in
-            guard let (id, stream) = frames.subscribe() else {
-                throw APIError(.serviceUnavailable, code: "mjpegUnavailable", message: "MJPEG frames are not available on this server; play /whep instead")
-            }
+            let (id, stream) = frames.subscribe()
             let body = ResponseBody { writer in
                 defer { frames.unsubscribe(id) }
                 for await jpeg in stream {
