@@ -1,4 +1,5 @@
 import CaptureKit
+import Foundation
 
 /// Building a capture session from a pipeline file.
 extension PipelineFile {
@@ -226,6 +227,12 @@ extension PipelineFile {
             captureOutput = try capture(at: spec.location) { () throws(CaptureError) in
                 try StreamOutput(target: spec.target, videoSettings: spec.codecSettings)
             }
+        case .preview(let spec):
+            let preview = VideoPreview()
+            preview.sink = spec.sink
+            preview.videoGravity = spec.gravity
+            if let size = spec.size { preview.bounds = CGRect(x: 0, y: 0, width: size.width, height: size.height) }
+            captureOutput = preview
         }
         try capture(at: output.location) { () throws(CaptureError) in
             try session.addOutputWithNoConnections(captureOutput)

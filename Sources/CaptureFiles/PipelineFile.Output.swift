@@ -15,6 +15,8 @@ extension PipelineFile {
         case movie(MovieSpec)
         /// A stream output (`stream:`): a camera, and a microphone with `audio`, sent to a target.
         case stream(StreamSpec)
+        /// A preview (`preview:`): a `VideoPreview` showing a camera in a window or on a display.
+        case preview(PreviewSpec)
 
         /// The output's name, unique among outputs.
         public var name: String {
@@ -25,6 +27,7 @@ extension PipelineFile {
             case .audioData(let spec): spec.name
             case .movie(let spec): spec.name
             case .stream(let spec): spec.name
+            case .preview(let spec): spec.name
             }
         }
 
@@ -37,6 +40,7 @@ extension PipelineFile {
             case .audioData(let spec): spec.location
             case .movie(let spec): spec.location
             case .stream(let spec): spec.location
+            case .preview(let spec): spec.location
             }
         }
 
@@ -49,10 +53,11 @@ extension PipelineFile {
             case .audioData(let spec): spec.connection
             case .movie(let spec): spec.connection
             case .stream(let spec): spec.connection
+            case .preview(let spec): spec.connection
             }
         }
 
-        /// The YAML key naming the output's kind: `still`, `videoData`, `metadata`, `audioData`, `movie` or `stream`.
+        /// The YAML key naming the output's kind: `still`, `videoData`, `metadata`, `audioData`, `movie`, `stream` or `preview`.
         public var kindName: String {
             switch self {
             case .still: "still"
@@ -61,6 +66,7 @@ extension PipelineFile {
             case .audioData: "audioData"
             case .movie: "movie"
             case .stream: "stream"
+            case .preview: "preview"
             }
         }
 
@@ -72,6 +78,6 @@ extension PipelineFile {
         }
 
         /// The keys that can name an output's kind.
-        public static let kindNames = ["still", "videoData", "metadata", "audioData", "movie", "stream"]
+        public static let kindNames = ["still", "videoData", "metadata", "audioData", "movie", "stream", "preview"]
     }
 }

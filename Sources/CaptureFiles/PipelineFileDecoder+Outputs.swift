@@ -51,6 +51,10 @@ extension PipelineFileDecoder {
                 let settings = try mapping(kind.value, key: kind.key, context: "stream output")
                 output = .stream(try decodeStream(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
                 nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
+            } else if kind.key == "preview" {
+                let settings = try mapping(kind.value, key: kind.key, context: "preview output", allowingNull: true)
+                output = .preview(try decodePreview(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))
+                nameLocation = settings["name"]?.valueLocation ?? kind.keyLocation
             } else if kind.key == "metadata" {
                 let settings = try mapping(kind.value, key: kind.key, context: "metadata output", allowingNull: true)
                 output = .metadata(try decodeMetadata(settings, defaultName: defaultName, location: kind.keyLocation, inputs: inputs))

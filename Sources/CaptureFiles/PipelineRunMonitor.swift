@@ -106,7 +106,8 @@ final class PipelineRunMonitor: Sendable {
         changed.yield()
     }
 
-    /// Records what a `stream` output sent over the run: frames sent and left out.
+    /// Records what a `stream` output sent over the run (frames sent and left out), or a
+    /// `preview` showed.
     func streamed(output index: Int, frames: Int, dropped: Int) {
         state.withLock { state in
             state.outputs[index].count = frames

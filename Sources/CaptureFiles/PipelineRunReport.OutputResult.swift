@@ -6,12 +6,12 @@ extension PipelineRunReport {
     public struct OutputResult: Sendable, Equatable {
         /// The output's name in the file.
         public var name: String
-        /// The output's kind: `still`, `videoData`, `metadata`, `audioData`, `movie` or `stream`.
+        /// The output's kind: `still`, `videoData`, `metadata`, `audioData`, `movie`, `stream` or `preview`.
         public var kind: String
         /// What a `videoData` output did with its frames; nil for a `still` output.
         public var action: PipelineFile.VideoDataAction?
         /// Stills taken (`still`), frames handled (`videoData`), codes found (`metadata`),
-        /// sample buffers handled (`audioData`), movies finished (`movie`) or frames sent (`stream`).
+        /// sample buffers handled (`audioData`), movies finished (`movie`), frames sent (`stream`) or shown (`preview`).
         public var count: Int
         /// Frames the output discarded because the run was still busy with an earlier one
         /// (`videoData` with `discardLate`), or sample buffers an `audioData` output dropped
@@ -99,6 +99,9 @@ extension PipelineRunReport {
             }
             if kind == "stream" {
                 return "stream '\(name)': \(count) frame\(count == 1 ? "" : "s") sent, \(droppedFrames) dropped"
+            }
+            if kind == "preview" {
+                return "preview '\(name)': \(count) frame\(count == 1 ? "" : "s") shown"
             }
             if kind == "metadata" {
                 return "metadata '\(name)': \(count) code\(count == 1 ? "" : "s")" + (codes.isEmpty ? "" : " (" + codes.joined(separator: "; ") + ")")

@@ -124,6 +124,7 @@ extension PipelineSession {
         }
         for recorder in movieRecorders { await recorder.stop() }
         for (index, output) in outputs.enumerated() {
+            if let preview = output as? VideoPreview { monitor.streamed(output: index, frames: preview.framesShown, dropped: 0) }
             guard let stream = output as? StreamOutput else { continue }
             monitor.streamed(output: index, frames: stream.statistics.framesSent, dropped: stream.statistics.framesDropped)
         }
@@ -309,7 +310,7 @@ extension PipelineSession {
             case .videoData(let spec):
                 guard case .frames(let target) = file.run, done < target else { return nil }
                 return "videoData output '\(spec.name)': \(done) of \(target) frames"
-            case .metadata, .movie, .stream:
+            case .metadata, .movie, .stream, .preview:
                 return nil
             case .audioData(let spec):
                 guard let target = spec.count, done < target else { return nil }

@@ -4,7 +4,7 @@ import Testing
 /// Every command line README.md shows in a `sh` block, run verbatim, so the README cannot drift
 /// from the product: `capture …` lines run in order in one scratch directory (a later line may
 /// read what an earlier one wrote) with the built `capture` first on PATH and `pipelines/` beside
-/// them; `make …` lines are the runner of this very suite, so they are checked with `make -n`
+/// them (`capture preview` with an Xvfb display of its own in `$DISPLAY`); `make …` lines are the runner of this very suite, so they are checked with `make -n`
 /// (their targets exist and expand) rather than run inside themselves.
 @Suite("README command lines", .serialized)
 struct ReadmeCommandTests {
@@ -29,9 +29,11 @@ struct ReadmeCommandTests {
         return lines
     }
 
-    /// Runs `line` with /bin/sh in `directory`, the built products first on PATH.
-    static func shell(_ line: String, in directory: URL) throws -> Completed {
-        try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", line], in: directory, pathFirst: binaries)
+    /// Runs `line` with /bin/sh in `directory`, the built products first on PATH, `display` in
+    /// `$DISPLAY` when given.
+    static func shell(_ line: String, in directory: URL, display: String? = nil) throws -> Completed {
+        try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", line], in: directory, pathFirst: binaries,
+                       environment: display.map { ["DISPLAY": $0] } ?? [:])
     }
 
     @Test("every command line in README.md runs and does what it says")
@@ -41,14 +43,16 @@ struct ReadmeCommandTests {
         let directory = try scratchDirectory()
         try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("pipelines"),
                                                    withDestinationURL: Self.root.appendingPathComponent("pipelines"))
+        var xvfb: XvfbDisplay?
         for line in lines {
             let words = line.split(separator: " ").map(String.init)
+            if words.dropFirst().first == "preview", xvfb == nil { xvfb = try XvfbDisplay(width: 800, height: 700) }
             switch words.first {
             case "make":
                 let dryRun = try Self.shell("make -n " + words.dropFirst().joined(separator: " "), in: Self.root)
                 #expect(dryRun.status == 0, "\(line): \(dryRun.error)")
             case "capture":
-                let result = try Self.shell(line, in: directory)
+                let result = try Self.shell(line, in: directory, display: words.dropFirst().first == "preview" ? xvfb?.name : nil)
                 #expect(result.status == 0, "\(line) exited \(result.status): \(result.error)")
                 #expect(!result.output.isEmpty, "\(line) printed nothing")
                 if words.contains("--json") {

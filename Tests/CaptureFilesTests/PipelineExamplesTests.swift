@@ -242,6 +242,13 @@ struct PipelineExamplesTests {
             #expect(report.description.contains("stream 'live': \(live.count) frames sent, 0 dropped"), "\(report.description)")
             let line = built.session.pipelineDescription
             #expect(line.components(separatedBy: "x264enc").count == 2, "one encode for both outputs: \(line)")
+        case "preview-portrait":
+            let view = try #require(report.output(named: "view"))
+            #expect(view.kind == "preview" && view.count >= 30, "\(view.count) frames shown in 2 s")
+            #expect(report.description.contains("preview 'view': \(view.count) frames shown"), "\(report.description)")
+            let line = built.session.pipelineDescription
+            #expect(line.contains("videoflip name=output0_flip video-direction=90r"), "turned for portrait: \(line)")
+            #expect(line.contains("videocrop name=output0_crop left=60 right=60 top=0 bottom=0"), "480x640 as shown, cropped to 9:16: \(line)")
         default:
             Issue.record("pipelines/\(name).yaml has no expectations in runExample; add a case")
         }

@@ -7,32 +7,9 @@ import Testing
 /// give, each at its position.
 @Suite("Pipeline file stream outputs")
 struct PipelineFileStreamTests {
-    /// A file with a camera, a microphone and one output of `kind` with `settings` (lines
-    /// indented under the kind's key, which is on line 8).
-    private func yaml(_ kind: String, _ settings: String) -> String {
-        """
-        version: 1
-        inputs:
-          - name: camera
-            device: virtual
-          - name: mic
-            device: virtual-mic
-        outputs:
-          - \(kind):
-        \(settings.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
-        run:
-          seconds: 2
-        """
-    }
+    private func yaml(_ kind: String, _ settings: String) -> String { OneOutputFile.yaml(kind, settings) }
 
-    private func error(_ kind: String, _ settings: String) -> String {
-        do {
-            _ = try PipelineFile.parse(yaml(kind, settings), fileName: "stream.yaml")
-            return "no error"
-        } catch {
-            return error.description
-        }
-    }
+    private func error(_ kind: String, _ settings: String) -> String { OneOutputFile.error(kind, settings, fileName: "stream.yaml") }
 
     @Test("every key decodes: the target with the address to listen on and credentials, the encoding and the microphone")
     func decodes() throws {

@@ -152,7 +152,11 @@ extension CaptureDevice {
         }
         withState { state in
             state.focus.mode = mode
-            if searchesFocus(for: mode) { state.focus.requestSearch() }
+            guard searchesFocus(for: mode) else { return }
+            state.focus.requestSearch()
+            // A running source's loop starts the search on its next frame; say so at once, as
+            // AVFoundation does, so that an observer never reads the old `false` first.
+            if state.runningSource != nil && backend.runsAutoControl { state.focus.isAdjusting = true }
         }
     }
 

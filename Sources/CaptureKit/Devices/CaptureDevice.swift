@@ -117,7 +117,6 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     /// Reads the shared state without announcing anything: for getters and per-frame reads.
     func readState<R>(_ body: (DeviceState) -> R) -> R { state.value.withLock { body($0) } }
 
-    /// Reads or changes the shared state.
     /// Reads or changes the shared state. Observable properties that changed are announced to
     /// observers on the device callback queue, never on the changing thread (which may be a
     /// GStreamer streaming thread: the sensor meters exposure and white balance, ramps zoom).

@@ -47,6 +47,9 @@ protocol OutputNode: CaptureOutput {
     /// posting element's thread and again on the bus thread; must not block, and acting twice
     /// must do no harm.
     func takesError(fromElement element: String) -> Bool
+    /// Called on the changing thread after a connection of the output changed its orientation
+    /// or mirroring (a preview turns its picture; others read them per frame).
+    func connectionOrientationChanged()
 }
 
 extension OutputNode {
@@ -55,6 +58,7 @@ extension OutputNode {
     var videoEncoding: VideoCodecSettings? { nil }
     func inputInterrupted(_ device: CaptureDevice, reason: InterruptionReason) {}
     func takesError(fromElement element: String) -> Bool { false }
+    func connectionOrientationChanged() {}
 
     func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
         let input = graph.inputs[branch.input]

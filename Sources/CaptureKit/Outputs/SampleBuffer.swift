@@ -129,9 +129,10 @@ extension SampleBuffer {
 }
 
 extension SampleBuffer {
-    /// A sample over one H.264 access unit (Annex B, parameter sets with every key frame).
-    convenience init(h264 sample: Sample, width: Int, height: Int, attachments: SampleAttachments) {
-        let format = FormatDescription(codec: .h264, pixelFormat: nil, width: width, height: height, bytesPerRow: [])
+    /// A sample over one compressed frame: an H.264 access unit (Annex B, parameter sets with
+    /// every key frame) or a JPEG image.
+    convenience init(compressed sample: Sample, codec: VideoCodecType, width: Int, height: Int, attachments: SampleAttachments) {
+        let format = FormatDescription(codec: codec, pixelFormat: nil, width: width, height: height, bytesPerRow: [])
         let pts = CaptureTime(nanoseconds: sample.presentationTime ?? 0)
         self.init(presentationTime: pts, duration: CaptureTime(nanoseconds: sample.duration ?? 0), formatDescription: format,
                   attachments: attachments, storage: .sample(sample),

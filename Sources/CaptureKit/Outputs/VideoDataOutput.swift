@@ -232,7 +232,7 @@ extension VideoDataOutput {
         let attachments = SampleAttachments(videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: connection.device?.uniqueID ?? "")
         let buffer: SampleBuffer
         if compressed, let size = sample.videoSize {
-            buffer = SampleBuffer(h264: sample, width: size.width, height: size.height, attachments: attachments)
+            buffer = SampleBuffer(compressed: sample, codec: .h264, width: size.width, height: size.height, attachments: attachments)
         } else if let layout {
             buffer = SampleBuffer(sample: sample, layout: layout, attachments: attachments)
         } else {

@@ -1,4 +1,5 @@
 import Foundation
+import GStreamerSwift
 import Synchronization
 
 /// Shows a session's video and converts between view and device coordinates
@@ -26,9 +27,17 @@ public final class VideoPreview: OutputNode {
         var sink = PreviewSink.window
         /// The element the running window sink turned out to be.
         var sinkName: String?
+        var overlay: PreviewOverlay?
+        /// The running branch's label elements, while attached.
+        var labels: [GStreamerSwift.Element] = []
+        /// Why the running preview stopped showing (its window closed); nil while it shows.
+        var failure: CaptureError?
+        var subscribers = StreamSubscribers<SampleBuffer>()
+        var layouts = LayoutCache()
     }
 
     let state = Mutex(State())
+    let shown = Atomic<Int>(0)
     let owner = SessionReference()
     let mediaType = MediaType.video
     let kind = "preview"
@@ -111,6 +120,15 @@ public final class VideoPreview: OutputNode {
     /// The GStreamer element showing the picture while the preview runs (`glimagesink`,
     /// `xvimagesink`, …); nil before.
     public var sinkName: String? { state.withLock { $0.sinkName } }
+
+    /// Why the preview stopped showing its picture while the session runs on: its window was
+    /// closed (`branchFailed`, naming the sink), its display went away. nil while it shows, and
+    /// again once it starts showing anew.
+    public var failure: CaptureError? { state.withLock { $0.failure } }
+
+    /// How many frames the preview has shown (handed to its sink) since it was made: frames
+    /// shown per second is this over time.
+    public var framesShown: Int { shown.load(ordering: .relaxed) }
 
     /// The picture's size as the sensor delivers it (the connected device's active format), or
     /// nil without a video connection.

@@ -56,7 +56,10 @@ public final class CaptureConnection: Sendable, CustomStringConvertible {
     /// How viewers should rotate the image (metadata only).
     public var videoOrientation: VideoOrientation {
         get { state.withLock { $0.videoOrientation } }
-        set { state.withLock { $0.videoOrientation = newValue } }
+        set {
+            state.withLock { $0.videoOrientation = newValue }
+            orientationChanged()
+        }
     }
 
     /// Whether the image is mirrored (metadata only). Setting it turns automatic adjustment off.
@@ -67,6 +70,7 @@ public final class CaptureConnection: Sendable, CustomStringConvertible {
                 $0.automaticallyAdjustsVideoMirroring = false
                 $0.isVideoMirrored = newValue
             }
+            orientationChanged()
         }
     }
 
@@ -79,7 +83,12 @@ public final class CaptureConnection: Sendable, CustomStringConvertible {
                 $0.automaticallyAdjustsVideoMirroring = newValue
                 if newValue { $0.isVideoMirrored = front }
             }
+            orientationChanged()
         }
+    }
+
+    private func orientationChanged() {
+        (output as? any OutputNode)?.connectionOrientationChanged()
     }
 
     /// Orientation and mirroring read together, as one frame or still uses them.

@@ -1,0 +1,149 @@
+import CaptureKit
+import Foundation
+import Synchronization
+
+/// Hands the session's metadata objects to `/ws/metadata`'s subscribers, each as JSON text
+/// placed in its own view. The ``MetadataOutput`` (barcodes, and faces where OpenCV is there)
+/// is in the session only while someone subscribes: with no one watching, no frame is scanned.
+///
+/// Threading: subscribing and unsubscribing change the session on ``work`` (they block on
+/// it); the batches are read by one task and yielded to each subscriber's stream, which keeps
+/// only the newest few for a slow reader.
+final class MetadataFeed: Sendable {
+    struct Subscriber {
+        let continuation: AsyncStream<String>.Continuation
+        let view: ViewSpec
+        let preview: VideoPreview
+    }
+
+    struct State {
+        var subscribers: [UUID: Subscriber] = [:]
+        var output: MetadataOutput?
+        var reader: Task<Void, Never>?
+        var closed = false
+    }
+
+    let session: CaptureSession
+    let state = Mutex(State())
+    let work = DispatchQueue(label: "CaptureServer.metadata")
+
+    init(session: CaptureSession) {
+        self.session = session
+    }
+
+    /// Subscribers now.
+    var count: Int { state.withLock { $0.subscribers.count } }
+
+    /// A stream of batches for a view; it ends on ``unsubscribe(_:)`` or ``finishAll()``.
+    func subscribe(view: ViewSpec) -> (UUID, AsyncStream<String>) {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(4))
+        let preview = VideoPreview()
+        preview.sink = .none
+        preview.videoGravity = view.gravity
+        preview.bounds = view.bounds
+        let first = state.withLock { state -> Bool? in
+            guard !state.closed else { return nil }
+            state.subscribers[id] = Subscriber(continuation: continuation, view: view, preview: preview)
+            return state.subscribers.count == 1
+        }
+        guard let first else {
+            continuation.finish()
+            return (id, stream)
+        }
+        work.async { [self] in
+            // The preview converts to the view's coordinates: it joins the session with no
+            // branch of its own (sink none) and takes the connection's orientation and mirroring.
+            preview.session = session
+            preview.connection?.videoOrientation = view.orientation
+            preview.connection?.automaticallyAdjustsVideoMirroring = false
+            preview.connection?.isVideoMirrored = view.mirrored
+            if first { attachOutput() }
+        }
+        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
+        return (id, stream)
+    }
+
+    /// Ends a subscriber's stream; the last one out takes the metadata output out of the session.
+    func unsubscribe(_ id: UUID) {
+        guard let (subscriber, last) = state.withLock({ state -> (Subscriber, Bool)? in
+            guard let subscriber = state.subscribers.removeValue(forKey: id) else { return nil }
+            return (subscriber, state.subscribers.isEmpty)
+        }) else { return }
+        subscriber.continuation.finish()
+        work.async { [self] in
+            subscriber.preview.session = nil
+            if last, state.withLock({ $0.subscribers.isEmpty }) { detachOutput() }
+        }
+    }
+
+    /// Ends every stream (the server stops); no one subscribes after.
+    func finishAll() {
+        let subscribers = state.withLock { state in
+            state.closed = true
+            return Array(state.subscribers.keys)
+        }
+        for id in subscribers { unsubscribe(id) }
+        work.sync {}
+    }
+
+    /// On ``work``: the metadata output joins the session, scanning for every type there is.
+    private func attachOutput() {
+        guard state.withLock({ $0.output == nil && !$0.subscribers.isEmpty }) else { return }
+        let output = MetadataOutput()
+        do {
+            try session.addOutput(output)
+            try output.setMetadataObjectTypes(output.availableMetadataObjectTypes)
+        } catch {
+            CaptureServerLog.logger.error("metadata: \(error)")
+            try? session.removeOutput(output)
+            return
+        }
+        let batches = output.metadataObjects(bufferingNewest: 4)
+        let reader = Task { [weak self] in
+            for await objects in batches {
+                guard let self else { return }
+                self.deliver(objects)
+            }
+        }
+        state.withLock { state in
+            state.output = output
+            state.reader = reader
+        }
+    }
+
+    /// On ``work``: the output leaves the session.
+    private func detachOutput() {
+        guard let (output, reader) = state.withLock({ state -> (MetadataOutput, Task<Void, Never>?)? in
+            guard let output = state.output else { return nil }
+            defer {
+                state.output = nil
+                state.reader = nil
+            }
+            return (output, state.reader)
+        }) else { return }
+        reader?.cancel()
+        try? session.removeOutput(output)
+    }
+
+    /// On the reader's task: one batch to every subscriber, placed in its view.
+    private func deliver(_ objects: [any MetadataObject]) {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers {
+            let text = MetadataJSON.text(objects) { object in Self.place(object, in: subscriber) }
+            subscriber.continuation.yield(text)
+        }
+    }
+
+    /// The object in the subscriber's view coordinates, as its preview converts it (nil before
+    /// the preview has a connection). A camera switch gives the preview a new connection: the
+    /// view's orientation and mirroring are put on it again.
+    static func place(_ object: any MetadataObject, in subscriber: Subscriber) -> (any MetadataObject)? {
+        if let connection = subscriber.preview.connection {
+            if connection.videoOrientation != subscriber.view.orientation { connection.videoOrientation = subscriber.view.orientation }
+            if connection.automaticallyAdjustsVideoMirroring { connection.automaticallyAdjustsVideoMirroring = false }
+            if connection.isVideoMirrored != subscriber.view.mirrored { connection.isVideoMirrored = subscriber.view.mirrored }
+        }
+        return subscriber.preview.transformedMetadataObject(for: object)
+    }
+}

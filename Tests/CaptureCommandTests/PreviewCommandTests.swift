@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// `capture preview` under Xvfb: the window shows the virtual scene with its QR code outlined,
+/// ends with exit 0 on Ctrl-C and on --duration, and says which sink showed it.
+@Suite("capture preview", .serialized)
+struct PreviewCommandTests {
+    /// An RGB screenshot of `display` (ffmpeg's x11grab), also saved as `png` to be looked at.
+    struct Screenshot {
+        let width: Int, height: Int
+        let pixels: [UInt8]
+
+        init(display: String, width: Int, height: Int, png: URL) throws {
+            let grab = try runProcess(URL(fileURLWithPath: "/usr/bin/ffmpeg"),
+                                      ["-loglevel", "error", "-y", "-f", "x11grab", "-video_size", "\(width)x\(height)", "-i", display,
+                                       "-frames:v", "1", png.path])
+            try #require(grab.status == 0, "\(grab.error)")
+            let raw = png.deletingPathExtension().appendingPathExtension("rgb")
+            let convert = try runProcess(URL(fileURLWithPath: "/usr/bin/ffmpeg"),
+                                         ["-loglevel", "error", "-y", "-i", png.path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw.path])
+            try #require(convert.status == 0, "\(convert.error)")
+            pixels = [UInt8](try Data(contentsOf: raw))
+            try #require(pixels.count == width * height * 3)
+            self.width = width
+            self.height = height
+        }
+
+        func pixel(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+            let offset = (y * width + x) * 3
+            return (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
+        }
+
+        /// Pixels in the rectangle that are the outline's pure green.
+        func greenPixels(x: Range<Int>, y: Range<Int>) -> Int {
+            y.reduce(0) { count, row in
+                count + x.filter { column in
+                    let p = pixel(column, row)
+                    return p.g > 220 && p.r < 40 && p.b < 40
+                }.count
+            }
+        }
+    }
+
+    @Test("the window shows the virtual scene with its QR code outlined in green; Ctrl-C ends it with exit 0",
+          .enabled(if: XvfbDisplay.isInstalled, "Xvfb is not installed (make test installs it: scripts/apt-packages.txt)"))
+    func windowWithOutline() throws {
+        let xvfb = try XvfbDisplay(width: 800, height: 600)
+        let directory = try scratchDirectory()
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent("capture")
+        process.arguments = ["preview", "-d", "virtual", "--preset", "vga640x480", "--scan", "qr", "--duration", "30"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = xvfb.name
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The scene at 640x480 in the window's top left: the QR code's quiet zone spans about
+        // (32…272, 38…278); the scene's own green swatch is far below it.
+        var shot: Screenshot?
+        for attempt in 0..<40 {
+            Thread.sleep(forTimeInterval: 0.25)
+            let taken = try Screenshot(display: xvfb.name, width: 800, height: 600, png: directory.appendingPathComponent("preview-\(attempt).png"))
+            if taken.greenPixels(x: 20..<290, y: 20..<290) > 400 { shot = taken; break }
+        }
+        let screen = try #require(shot, "no outline around the QR code in the screenshots in \(directory.path)")
+        // The scene: a white quiet zone beside the code, black and red swatches where the scene puts them.
+        let quietZone = screen.pixel(40, 160), red = screen.pixel(79, 387), black = screen.pixel(79, 330)
+        #expect(quietZone.r > 220 && quietZone.g > 220 && quietZone.b > 220, "\(quietZone)")
+        #expect(red.r > 200 && red.g < 60 && red.b < 60, "\(red)")
+        #expect(black.r < 40 && black.g < 40 && black.b < 40, "\(black)")
+        #expect(screen.greenPixels(x: 300..<640, y: 20..<290) < 50, "no outline where there is no code")
+
+        process.interrupt()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(error)")
+        #expect(error.contains("in glimagesink") || error.contains("in ximagesink") || error.contains("in xvimagesink"), "\(error)")
+        let shown = Int(output.split(separator: " ").first ?? "") ?? 0
+        #expect(shown > 10 && output.hasSuffix(" frames shown\n"), "\(output)")
+    }
+
+    @Test("portrait, filling a 360x640 window: the window is that size and --duration ends it with exit 0",
+          .enabled(if: XvfbDisplay.isInstalled, "Xvfb is not installed (make test installs it: scripts/apt-packages.txt)"))
+    func portraitFill() throws {
+        let xvfb = try XvfbDisplay(width: 800, height: 700)
+        let result = try launch("capture", ["preview", "-d", "virtual", "--preset", "vga640x480", "--orientation", "portrait",
+                                            "--gravity", "fill", "--size", "360x640", "--duration", "1.5", "--verbose"],
+                                environment: ["DISPLAY": xvfb.name])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("videoflip name=output0_flip video-direction=90r") && result.error.contains("width=360,height=640"), "\(result.error)")
+    }
+
+    @Test("with no display, the preview says so and exits 1")
+    func noDisplay() throws {
+        let result = try launch("capture", ["preview", "-d", "virtual", "--duration", "1"], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        #expect(result.status == 1)
+        #expect(result.error.contains("no window sink opens a display: tried glimagesink, xvimagesink, ximagesink, waylandsink"), "\(result.error)")
+    }
+}
