@@ -491,8 +491,10 @@ def main():
             time.sleep(1.0)
             page.js("captureApp.setView({gravity: 'resizeAspect', orientation: 'landscapeRight', mirrored: 0})")
             playing = frames is None or frames["presented"] >= 5
-            shows_change = (position != "front") or (mirrored and spots["after_right"] > 180 and flipped < plain)
-            ok = bool(changed) and bool(ui) and bool(back) and playing and shows_change and spots["before_left"] > 180
+            # The white quiet zone was on the left; the front camera's picture, mirrored, has it on the right.
+            shown_before = spots["before_left"] > spots["before_right"] + 40
+            shows_change = (position != "front") or (mirrored and spots["after_right"] > spots["after_left"] + 40 and flipped < plain)
+            ok = bool(changed) and bool(ui) and bool(back) and playing and shows_change and shown_before
             return ok, {"from": first, "to": changed, "position": position, "page_mirrors": mirrored, "frames_after": frames,
                         "quiet_zone_luma": spots, "diff_plain": round(plain, 2), "diff_vs_mirrored_before": round(flipped, 2),
                         "back_to_first": bool(back)}
