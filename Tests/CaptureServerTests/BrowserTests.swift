@@ -88,7 +88,8 @@ struct BrowserTests {
     /// into a scratch folder; stopped (SIGINT) when done.
     final class Server: @unchecked Sendable {
         let process = Process()
-        let url: String
+        /// The page's URL with the token, as the server printed it.
+        private(set) var url = ""
         let token = "browser-\(UUID().uuidString.prefix(8))"
         private let output = Pipe()
         private let lock = NSLock()
@@ -121,13 +122,13 @@ struct BrowserTests {
                 if found != nil { break }
                 Thread.sleep(forTimeInterval: 0.1)
             }
-            guard var url = found else {
+            guard var printedURL = found else {
                 stop()
                 let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
                 throw BrowserTestError(message: "capture serve printed no URL: \(lock.withLock { printed }) \(log.suffix(2000))")
             }
-            if !url.contains("token=") { url += (url.contains("?") ? "&" : "?") + "token=\(token)" }
-            self.url = url
+            if !printedURL.contains("token=") { printedURL += (printedURL.contains("?") ? "&" : "?") + "token=\(token)" }
+            url = printedURL
         }
 
         /// Ends the server (SIGINT, as Ctrl-C) and waits for it.
@@ -154,8 +155,9 @@ struct BrowserTests {
         Self.expectChecks(json, named: [
             "preview_webrtc_plays", "picture_16_9", "qr_outlined_with_string", "snap_jpeg_validates",
             "torch_changes_state_and_picture", "exposure_bias_slider", "zoom_slider", "tap_sends_device_point",
-            "switch_camera", "record_shows_time_size_and_lists_file", "narrow_screen_and_touch",
-            "token_on_fetches_and_socket", "mjpeg_fallback_with_webrtc_off", "mjpeg_fallback_when_webrtc_cannot_connect",
+            "switch_camera", "webrtc_plays_after_switching_back", "record_shows_time_size_and_lists_file",
+            "narrow_screen_and_touch", "token_on_fetches_and_socket", "mjpeg_fallback_with_webrtc_off",
+            "mjpeg_front_camera_mirrored_once", "mjpeg_fallback_when_webrtc_cannot_connect",
         ])
         let screenshots = json["screenshots"] as? [String] ?? []
         #expect(screenshots.count >= 8, "screenshots: \(screenshots)")

@@ -495,11 +495,15 @@
       svg.appendChild(shape);
       var label = isFace ? "face" + (object.faceID !== undefined ? " " + object.faceID : "") : object.string;
       if (label !== null && label !== undefined) {
-        var top = polygon.reduce(function (a, b) { return b.y < a.y || (b.y === a.y && b.x < a.x) ? b : a; });
+        // Above the outline, from its left edge, or ending at its right edge in the view's right half.
+        var xs = polygon.map(function (p) { return p.x; }), ys = polygon.map(function (p) { return p.y; });
+        var left = Math.min.apply(null, xs), right = Math.max.apply(null, xs), top = Math.min.apply(null, ys);
+        var atRight = (left + right) / 2 > options.bounds.width / 2;
         var text = document.createElementNS(SVG, "text");
         text.setAttribute("class", "label");
-        text.setAttribute("x", Math.max(4, top.x).toFixed(1));
-        text.setAttribute("y", Math.max(16, top.y - 6).toFixed(1));
+        text.setAttribute("text-anchor", atRight ? "end" : "start");
+        text.setAttribute("x", (atRight ? Math.min(options.bounds.width - 4, right) : Math.max(4, left)).toFixed(1));
+        text.setAttribute("y", Math.max(16, top - 6).toFixed(1));
         text.textContent = label;
         svg.appendChild(text);
         if (!isFace) strings.push(label);
@@ -527,6 +531,8 @@
     tap({ x: event.clientX - box.left, y: event.clientY - box.top });
   });
 
+  var ringTimer = null;
+
   function tap(viewPoint) {
     var options = geometryOptions();
     var devicePoint = G.captureDevicePointOfInterest(viewPoint, options);
@@ -538,6 +544,8 @@
     ring.style.top = viewPoint.y + "px";
     void ring.offsetWidth; // restart the animation
     ring.hidden = false;
+    clearTimeout(ringTimer);
+    ringTimer = setTimeout(function () { ring.hidden = true; }, 1500);
     var pointValue = { x: devicePoint.x, y: devicePoint.y };
     sendControls({ focusPointOfInterest: pointValue, exposurePointOfInterest: pointValue });
   }

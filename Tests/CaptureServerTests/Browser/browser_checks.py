@@ -232,6 +232,22 @@ def mean_abs_diff(a, b, w=80, h=45, rows=(0.2, 0.85)):
     return total / n
 
 
+def qr_outline(page):
+    """The QR code's outline on the page: its points, or None."""
+    return page.js("""var text = arguments[0], p = Array.from(document.querySelectorAll('#overlay polygon.metadata')).filter(function (p) {
+        return p.getAttribute('data-string') === text; })[0];
+        return p ? Array.from(p.points).map(function (q) { return [q.x, q.y]; }) : null;""", QR_TEXT)
+
+
+def contrast_inside(image, points):
+    """The gray levels' standard deviation inside an outline's box (shrunk by a tenth): high on a
+    code's black and white modules, low on the scene's plain gray."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    w, h = max(xs) - min(xs), max(ys) - min(ys)
+    box = (int(min(xs) + w * 0.1), int(min(ys) + h * 0.1), int(max(xs) - w * 0.1), int(max(ys) - h * 0.1))
+    return ImageStat.Stat(image.crop(box).convert("L")).stddev[0]
+
+
 def median(values):
     values = sorted(values)
     return values[len(values) // 2] if values else None
@@ -330,10 +346,12 @@ def main():
                 seen = wait_until(polygon, 10, 0.2)
                 label = page.js("return Array.from(document.querySelectorAll('#overlay text')).map(function (t) { return t.textContent; })")
                 page.shot("qr-outlined-" + orientation)
+                if seen:
+                    seen["contrast_inside"] = contrast_inside(page.image(), seen["points"])
                 found[orientation] = {"polygon": seen, "expected_centre": expected, "labels": label,
                                       "last_batch": page.js("return captureApp.metadata.slice(0, 3)") if not seen else None}
             page.js("captureApp.setView({gravity: 'resizeAspect', orientation: 'landscapeRight', mirrored: 0})")
-            ok = all(entry["polygon"] and QR_TEXT in entry["labels"] for entry in found.values())
+            ok = all(entry["polygon"] and entry["polygon"]["contrast_inside"] > 50 and QR_TEXT in entry["labels"] for entry in found.values())
             return ok, {"orientations": found, "sockets": page.js("return window.__sockets.slice(-2)")}
         check("qr_outlined_with_string", qr_outlined)
 
@@ -477,11 +495,6 @@ def main():
             page.shot("switch-after")
             position = page.js("return (captureApp.currentDevice() || {}).position || null")
             mirrored = page.js("return captureApp.geometryOptions().mirrored")
-            # The QR label's white quiet zone: device (0.055, 0.09) is view (44, 115.5); mirrored (756, 115.5).
-            def patch(image, x, y):
-                return ImageStat.Stat(image.crop((x - 4, y - 4, x + 4, y + 4)).convert("L")).mean[0]
-            spots = {"before_left": patch(before, 44, 115), "before_right": patch(before, 756, 115),
-                     "after_left": patch(after, 44, 115), "after_right": patch(after, 756, 115)}
             # The picture region compared with the mirror image of what was shown before.
             region = (0, 90, WIDTH, 460)
             plain = ImageStat.Stat(ImageChops.difference(before.crop(region), after.crop(region)).convert("L")).mean[0]
@@ -491,14 +504,37 @@ def main():
             time.sleep(1.0)
             page.js("captureApp.setView({gravity: 'resizeAspect', orientation: 'landscapeRight', mirrored: 0})")
             playing = frames is None or frames["presented"] >= 5
-            # The white quiet zone was on the left; the front camera's picture, mirrored, has it on the right.
-            shown_before = spots["before_left"] > spots["before_right"] + 40
-            shows_change = (position != "front") or (mirrored and spots["after_right"] > spots["after_left"] + 40 and flipped < plain)
-            ok = bool(changed) and bool(ui) and bool(back) and playing and shows_change and shown_before
+            # The front camera's picture is shown mirrored (AVFoundation's automatic mirroring): the
+            # page now looks like the mirror image of what it showed, and the QR code's outline has
+            # moved to the right, its centre at (800 - 152.5, 223).
+            def moved_outline():
+                points = qr_outline(page)
+                if not points:
+                    return None
+                centre = [sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)]
+                expected = (WIDTH - QR_VIEW["landscapeRight"][0], QR_VIEW["landscapeRight"][1])
+                return centre if abs(centre[0] - expected[0]) < 40 and abs(centre[1] - expected[1]) < 40 else None
+            qr = wait_until(moved_outline, 8, 0.2)
+            outline_moved = qr is not None
+            shows_change = (position != "front") or (mirrored and flipped < plain * 0.6 and outline_moved)
+            ok = bool(changed) and bool(ui) and bool(back) and playing and shows_change
             return ok, {"from": first, "to": changed, "position": position, "page_mirrors": mirrored, "frames_after": frames,
-                        "quiet_zone_luma": spots, "diff_plain": round(plain, 2), "diff_vs_mirrored_before": round(flipped, 2),
+                        "qr_outline_centre_after": qr, "diff_plain": round(plain, 2), "diff_vs_mirrored_before": round(flipped, 2),
                         "back_to_first": bool(back)}
         check("switch_camera", switch_camera)
+
+        def webrtc_after_switching():
+            # A viewer who comes after the cameras were switched (and back) gets a picture too.
+            page.open(gravity="resizeAspect", orientation="landscapeRight", mirrored=0)
+            transport = page.transport(15)
+            counted = page.js_async("__countFrames(1500, arguments[0])") if transport == "WebRTC" else None
+            ok = transport == "WebRTC" and counted["presented"] >= 5
+            return ok, {"transport": transport, "frames": counted, "fallback_reason": page.js("return captureApp.fallbackReason"),
+                        "device": device_id(page.state())}
+        check("webrtc_plays_after_switching_back", webrtc_after_switching)
+        if page.js("return captureApp.transport") != "WebRTC" and wanted("record_shows_time_size_and_lists_file"):
+            page.open(gravity="resizeAspect", orientation="landscapeRight", mirrored=0)
+            page.transport(15)
 
         def record():
             page.click_id("record")
@@ -563,7 +599,8 @@ def main():
             if not page.token:
                 return True, {"token": None}
             sent = page.js("return window.__sent")
-            missing = [s["url"] for s in sent if s["auth"] != "Bearer " + page.token]
+            # (Download links carry ?token= instead, as an <a href> must.)
+            missing = [s["url"] for s in sent if s["auth"] != "Bearer " + page.token and "token=" + page.token not in s["url"]]
             sockets = page.js("return window.__sockets")
             bad_sockets = [s for s in sockets if "token=" + page.token not in s]
             # Without the token the server refuses (so the checks above mean something).
@@ -596,6 +633,37 @@ def main():
             ok = transport == "MJPEG" and badge == "MJPEG" and bool(ready) and band > 2 and token_ok
             return ok, {"transport": transport, "badge": badge, "src": src, "natural_width": ready, "band_change": round(band, 2)}
         check("mjpeg_fallback_with_webrtc_off", mjpeg_fallback)
+
+        def mjpeg_front_camera():
+            # Over MJPEG too, the front camera's picture is shown mirrored once: the QR code's
+            # outline (the server's view coordinates, mirrored) lies on the code in the picture.
+            if page.js("return captureApp.transport") != "MJPEG":
+                page.open(webrtc=0)
+                page.transport(10)
+            page.js("captureApp.setView({gravity: 'resizeAspect', orientation: 'landscapeRight', mirrored: 'auto'})")
+            first = device_id(page.state())
+            time.sleep(0.5)
+            before = page.image()
+            page.click_id("switch")
+            changed = wait_until(lambda: (device_id(page.state()) != first and device_id(page.state())) or None, 10)
+            wait_until(lambda: page.js("return (captureApp.currentDevice() || {}).uniqueID") == changed or None, 6)
+            time.sleep(2.0)
+            outline = wait_until(lambda: qr_outline(page), 5)
+            image = page.image()
+            page.shot("mjpeg-front-camera")
+            contrast = contrast_inside(image, outline) if outline else None
+            centre = [sum(p[0] for p in outline) / len(outline), sum(p[1] for p in outline) / len(outline)] if outline else None
+            # The picture shown is the mirror image of the back camera's (the same scene).
+            region = (0, 90, WIDTH, 460)
+            plain = ImageStat.Stat(ImageChops.difference(before.crop(region), image.crop(region)).convert("L")).mean[0]
+            flipped = ImageStat.Stat(ImageChops.difference(ImageOps.mirror(before).crop(region), image.crop(region)).convert("L")).mean[0]
+            page.click_id("switch")
+            back = wait_until(lambda: device_id(page.state()) == first or None, 10)
+            ok = bool(changed) and outline is not None and centre[0] > WIDTH / 2 and contrast > 50 and flipped < plain * 0.6 and bool(back)
+            return ok, {"from": first, "to": changed, "outline_centre": centre, "contrast_inside_outline": contrast,
+                        "diff_plain": round(plain, 2), "diff_vs_mirrored_back_camera": round(flipped, 2),
+                        "mirrored": page.js("return captureApp.geometryOptions().mirrored"), "back": bool(back)}
+        check("mjpeg_front_camera_mirrored_once", mjpeg_front_camera)
 
         def unreachable():
             script = page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NO_CANDIDATES})["identifier"]
