@@ -554,6 +554,9 @@
   // --- Controls: torch, zoom, exposure bias ---------------------------------------------------
 
   var controlsQueue = {}, controlsBusy = false;
+  // Bumped when controls are sent and when their answer comes: a state read that began before
+  // either is older than the controls shown, and its controls are not applied.
+  var controlsEpoch = 0;
 
   // Sends control values, coalescing while a request is under way (a slider sends its latest).
   function sendControls(values) {
@@ -562,9 +565,10 @@
     var body = controlsQueue;
     controlsQueue = {};
     controlsBusy = true;
+    controlsEpoch += 1;
     app.lastControls = body;
     getJSON("/api/controls", { method: "POST", json: body })
-      .then(function (inForce) { if (inForce) applyControls(inForce, true); })
+      .then(function (inForce) { controlsEpoch += 1; if (inForce) applyControls(inForce, true); })
       .catch(fail("Setting " + Object.keys(body).join(", ")))
       .then(function () {
         controlsBusy = false;
@@ -652,19 +656,20 @@
 
   function refreshState() {
     clearTimeout(stateTimer);
+    var epoch = controlsEpoch;
     return getJSON("/api/state")
-      .then(applyState)
+      .then(function (state) { applyState(state, epoch === controlsEpoch && !controlsBusy); })
       .catch(fail("Reading the state"))
       .then(function () { stateTimer = setTimeout(refreshState, app.recording ? 1000 : 3000); });
   }
 
-  function applyState(state) {
+  function applyState(state, controlsCurrent) {
     if (!state) return;
     var before = currentDevice();
     app.state = state;
     var device = currentDevice();
     $("device-name").textContent = (device && (device.localizedName || device.uniqueID)) || "";
-    applyControls(state.controls || null, false);
+    if (controlsCurrent !== false) applyControls(state.controls || null, false);
     $("snap").disabled = false;
     $("record").disabled = false;
     $("switch").disabled = videoDevices().length < 2;
