@@ -19,11 +19,9 @@ Prints JSON: {"whep": {"p50_ms", "p99_ms", "frames", …}, "mjpeg": {…}}.
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "CaptureServerTests", "Browser"))
@@ -76,12 +74,6 @@ window.__stamps = [];
 """
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def percentile(values, fraction):
     values = sorted(values)
     if not values:
@@ -121,21 +113,21 @@ def main():
     server = None
     url = arguments.url
     if not url:
-        port = free_port()
         environment = dict(os.environ, CAPTUREKIT_FRAME_STAMP="clock")
         log = open(os.path.join(arguments.out, "serve.log"), "w")
-        server = subprocess.Popen([arguments.capture, "serve", "-d", "virtual", "--preset", "hd1280x720", "--port", str(port)],
-                                  env=environment, stdout=log, stderr=subprocess.STDOUT)
-        url = "http://127.0.0.1:%d/" % port
-
-        def ready():
-            try:
-                return urllib.request.urlopen(url + "api/state", timeout=1).status == 200
-            except Exception:  # noqa: BLE001
-                return False
-        if not wait_until(ready, 30, 0.3):
-            server.terminate()
-            raise SystemExit("capture serve did not answer: see %s" % log.name)
+        server = subprocess.Popen([arguments.capture, "serve", "-d", "virtual", "--preset", "hd1280x720", "--listen", "127.0.0.1:0",
+                                   "--recordings", os.path.join(arguments.out, "recordings")],
+                                  env=environment, stdout=subprocess.PIPE, stderr=log, text=True)
+        # "serving virtual at http://127.0.0.1:PORT/"
+        for line in server.stdout:
+            if line.startswith("serving "):
+                url = line.split()[-1]
+                break
+        if not url:
+            server.wait(10)
+            raise SystemExit("capture serve printed no URL: see %s" % log.name)
+        if not url.endswith("/"):
+            url = url.split("?")[0]
     driver = start_chromium(1280, 720, arguments.out)
     try:
         figures = {
