@@ -32,28 +32,25 @@ final class FrameFeed: Sendable {
     func subscribe() -> (UUID, AsyncStream<Data>) {
         let id = UUID()
         let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(2))
-        let first = state.withLock { state -> Bool? in
-            guard !state.closed else { return nil }
+        let open = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
             state.viewers[id] = continuation
-            return state.viewers.count == 1
+            return true
         }
-        guard let first else {
+        guard open else {
             continuation.finish()
             return (id, stream)
         }
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
-        if first { work.async { [self] in attachPreview() } }
+        work.async { [self] in reconcile() }
         return (id, stream)
     }
 
     /// Ends a viewer's stream; the last one out takes the preview out of the session.
     func unsubscribe(_ id: UUID) {
-        guard let (continuation, last) = state.withLock({ state -> (AsyncStream<Data>.Continuation, Bool)? in
-            guard let continuation = state.viewers.removeValue(forKey: id) else { return nil }
-            return (continuation, state.viewers.isEmpty)
-        }) else { return }
+        guard let continuation = state.withLock({ $0.viewers.removeValue(forKey: id) }) else { return }
         continuation.finish()
-        if last { work.async { [self] in detachPreview() } }
+        work.async { [self] in reconcile() }
     }
 
     /// Ends every stream (the server stops); no one subscribes after.
@@ -66,9 +63,16 @@ final class FrameFeed: Sendable {
         work.sync {}
     }
 
-    /// On ``work``: the JPEG preview joins the session, when someone still watches.
+    /// On ``work``: the preview in the session while someone watches, out of it while no one
+    /// does, whatever order viewers came and went in.
+    private func reconcile() {
+        let (wanted, attached) = state.withLock { (!$0.viewers.isEmpty, $0.preview != nil) }
+        if wanted, !attached { attachPreview() }
+        if !wanted, attached { detachPreview() }
+    }
+
+    /// On ``work``: the JPEG preview joins the session.
     private func attachPreview() {
-        guard state.withLock({ $0.preview == nil && !$0.viewers.isEmpty }) else { return }
         let preview = VideoPreview()
         preview.sink = .frames(.jpeg)
         let frames = preview.frames
@@ -85,10 +89,10 @@ final class FrameFeed: Sendable {
         }
     }
 
-    /// On ``work``: the preview leaves the session, when no one watches any more.
+    /// On ``work``: the preview leaves the session.
     private func detachPreview() {
         guard let (preview, reader) = state.withLock({ state -> (VideoPreview, Task<Void, Never>?)? in
-            guard state.viewers.isEmpty, let preview = state.preview else { return nil }
+            guard let preview = state.preview else { return nil }
             defer {
                 state.preview = nil
                 state.reader = nil

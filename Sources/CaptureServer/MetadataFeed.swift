@@ -26,9 +26,21 @@ final class MetadataFeed: Sendable {
     let session: CaptureSession
     let state = Mutex(State())
     let work = DispatchQueue(label: "CaptureServer.metadata")
+    /// Batches handed out so far.
+    let delivered = Atomic<Int>(0)
 
     init(session: CaptureSession) {
         self.session = session
+    }
+
+    /// What the feed is doing, for a failing test's message.
+    var diagnostics: String {
+        let free = DispatchSemaphore(value: 0)
+        work.async { free.signal() }
+        let idle = free.wait(timeout: .now() + 1) == .success
+        let (output, reader) = state.withLock { ($0.output, $0.reader) }
+        return "output \(output.map { "\($0.connections.count) connection(s), types \($0.metadataObjectTypes.count)" } ?? "none"), "
+            + "reader \(reader != nil), delivered \(delivered.load(ordering: .relaxed)), work queue \(idle ? "idle" : "busy")"
     }
 
     /// Subscribers now.
@@ -42,12 +54,12 @@ final class MetadataFeed: Sendable {
         preview.sink = .none
         preview.videoGravity = view.gravity
         preview.bounds = view.bounds
-        let first = state.withLock { state -> Bool? in
-            guard !state.closed else { return nil }
+        let open = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
             state.subscribers[id] = Subscriber(continuation: continuation, view: view, preview: preview)
-            return state.subscribers.count == 1
+            return true
         }
-        guard let first else {
+        guard open else {
             continuation.finish()
             return (id, stream)
         }
@@ -55,10 +67,7 @@ final class MetadataFeed: Sendable {
             // The preview converts to the view's coordinates: it joins the session with no
             // branch of its own (sink none) and takes the connection's orientation and mirroring.
             preview.session = session
-            preview.connection?.videoOrientation = view.orientation
-            preview.connection?.automaticallyAdjustsVideoMirroring = false
-            preview.connection?.isVideoMirrored = view.mirrored
-            if first { attachOutput() }
+            reconcile()
         }
         continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
         return (id, stream)
@@ -66,14 +75,11 @@ final class MetadataFeed: Sendable {
 
     /// Ends a subscriber's stream; the last one out takes the metadata output out of the session.
     func unsubscribe(_ id: UUID) {
-        guard let (subscriber, last) = state.withLock({ state -> (Subscriber, Bool)? in
-            guard let subscriber = state.subscribers.removeValue(forKey: id) else { return nil }
-            return (subscriber, state.subscribers.isEmpty)
-        }) else { return }
+        guard let subscriber = state.withLock({ $0.subscribers.removeValue(forKey: id) }) else { return }
         subscriber.continuation.finish()
         work.async { [self] in
             subscriber.preview.session = nil
-            if last, state.withLock({ $0.subscribers.isEmpty }) { detachOutput() }
+            reconcile()
         }
     }
 
@@ -87,9 +93,16 @@ final class MetadataFeed: Sendable {
         work.sync {}
     }
 
+    /// On ``work``: the metadata output in the session while there are subscribers, out of it
+    /// while there are none, whatever order subscribers came and went in.
+    private func reconcile() {
+        let (wanted, attached) = state.withLock { (!$0.subscribers.isEmpty, $0.output != nil) }
+        if wanted, !attached { attachOutput() }
+        if !wanted, attached { detachOutput() }
+    }
+
     /// On ``work``: the metadata output joins the session, scanning for every type there is.
     private func attachOutput() {
-        guard state.withLock({ $0.output == nil && !$0.subscribers.isEmpty }) else { return }
         let output = MetadataOutput()
         do {
             try session.addOutput(output)
@@ -128,6 +141,7 @@ final class MetadataFeed: Sendable {
 
     /// On the reader's task: one batch to every subscriber, placed in its view.
     private func deliver(_ objects: [any MetadataObject]) {
+        delivered.add(1, ordering: .relaxed)
         let subscribers = state.withLock { Array($0.subscribers.values) }
         for subscriber in subscribers {
             let text = MetadataJSON.text(objects) { object in Self.place(object, in: subscriber) }

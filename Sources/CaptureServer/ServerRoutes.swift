@@ -2,6 +2,7 @@ import CaptureKit
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 
 /// The request context of every route: WebSocket upgrades included.
 typealias ServerContext = BasicWebSocketRequestContext
@@ -12,13 +13,20 @@ struct ServerRoutes: Sendable {
     let camera: ServerCamera
     let page: URL?
 
+    /// Hummingbird's own log, warnings only.
+    static let quietLogger = {
+        var logger = Logger(label: "CaptureServer.files")
+        logger.logLevel = .warning
+        return logger
+    }()
+
     /// A router with every route, behind the token (when there is one) and the JSON errors.
     func router(token: String?) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         if let token { router.add(middleware: TokenMiddleware(token: token)) }
         router.add(middleware: APIErrorMiddleware())
         router.add(middleware: RecordingFileMiddleware(folder: camera.recordings))
-        if let page { router.add(middleware: FileMiddleware(page.path, searchForIndexHtml: true)) }
+        if let page { router.add(middleware: FileMiddleware(page.path, searchForIndexHtml: true, logger: Self.quietLogger)) }
         addAPI(to: router)
         addSnap(to: router)
         addRecording(to: router)

@@ -79,8 +79,7 @@ struct APITests {
             let controls = try #require(state.object?["controls"] as? [String: Any])
             #expect((controls["videoZoomFactor"] as? [String: Any])?["value"] as? Double == 2)
             // Back as they were, for the next tests on the shared virtual camera.
-            let reset = try await harness.request("POST", "/api/controls", json: #"{"videoZoomFactor": 1, "exposureTargetBias": 0, "torchMode": "off"}"#)
-            #expect(reset.status == 200)
+            try resetVirtualCameras()
         }
     }
 

@@ -77,8 +77,7 @@ struct FuzzTests {
             _ = try? await harness.request("POST", "/api/record/stop")
             let state = try await harness.request("GET", "/api/state")
             #expect(state.status == 200 && state.object?["running"] as? Bool == true)
-            _ = try await harness.request("POST", "/api/controls", json: #"{"videoZoomFactor": 1, "exposureTargetBias": 0, "torchMode": "off"}"#)
-            _ = try await harness.request("POST", "/api/device", json: #"{"uniqueID": "virtual:back"}"#)
+            try resetVirtualCameras()
         }
     }
 

@@ -1,4 +1,4 @@
-import CaptureKit
+@testable import CaptureKit
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -149,4 +149,26 @@ func withServer(device: String = "virtual", token: String? = nil, recordings: UR
     }
     let result = await harness.stop()
     #expect((try? result.get()) != nil, "the server's run() ended with \(result)")
+}
+
+/// Puts both virtual cameras' controls back to their defaults (they are shared by every test
+/// in the process, as a real camera is by its users): zoom 1, no bias, torch off, points of
+/// interest in the centre, continuous autofocus and auto exposure.
+func resetVirtualCameras() throws {
+    for reference in ["virtual", "virtual-front"] {
+        let device = try CaptureDevice.find(reference)
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        try device.setVideoZoomFactor(1)
+        try device.setExposureTargetBias(0)
+        if device.hasTorch { try device.setTorchMode(.off) }
+        let centre = CGPoint(x: 0.5, y: 0.5)
+        if device.isFocusPointOfInterestSupported { try device.setFocusPointOfInterest(centre) }
+        if device.isExposurePointOfInterestSupported { try device.setExposurePointOfInterest(centre) }
+        // The lens back where the virtual scene is sharp: a search from a point of interest on
+        // a plain patch can leave it at an end, where continuous autofocus does not search again.
+        try device.setFocusModeLocked(lensPosition: FocusState.inFocusPosition)
+        if device.isFocusModeSupported(.continuousAutoFocus) { try device.setFocusMode(.continuousAutoFocus) }
+        if device.isExposureModeSupported(.continuousAutoExposure) { try device.setExposureMode(.continuousAutoExposure) }
+    }
 }
