@@ -499,14 +499,6 @@ def main():
             region = (0, 90, WIDTH, 460)
             plain = ImageStat.Stat(ImageChops.difference(before.crop(region), after.crop(region)).convert("L")).mean[0]
             flipped = ImageStat.Stat(ImageChops.difference(ImageOps.mirror(before).crop(region), after.crop(region)).convert("L")).mean[0]
-            page.click_id("switch")
-            back = wait_until(lambda: device_id(page.state()) == first or None, 10)
-            time.sleep(1.0)
-            page.js("captureApp.setView({gravity: 'resizeAspect', orientation: 'landscapeRight', mirrored: 0})")
-            playing = frames is None or frames["presented"] >= 5
-            # The front camera's picture is shown mirrored (AVFoundation's automatic mirroring): the
-            # page now looks like the mirror image of what it showed, and the QR code's outline has
-            # moved to the right, its centre at (800 - 152.5, 223).
             def moved_outline():
                 points = qr_outline(page)
                 if not points:
@@ -516,6 +508,14 @@ def main():
                 return centre if abs(centre[0] - expected[0]) < 40 and abs(centre[1] - expected[1]) < 40 else None
             qr = wait_until(moved_outline, 8, 0.2)
             outline_moved = qr is not None
+            page.click_id("switch")
+            back = wait_until(lambda: device_id(page.state()) == first or None, 10)
+            time.sleep(1.0)
+            page.js("captureApp.setView({gravity: 'resizeAspect', orientation: 'landscapeRight', mirrored: 0})")
+            playing = frames is None or frames["presented"] >= 5
+            # The front camera's picture is shown mirrored (AVFoundation's automatic mirroring): the
+            # page now looks like the mirror image of what it showed, and the QR code's outline has
+            # moved to the right, its centre at (800 - 152.5, 223).
             shows_change = (position != "front") or (mirrored and flipped < plain * 0.6 and outline_moved)
             ok = bool(changed) and bool(ui) and bool(back) and playing and shows_change
             return ok, {"from": first, "to": changed, "position": position, "page_mirrors": mirrored, "frames_after": frames,
