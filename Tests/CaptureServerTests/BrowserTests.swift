@@ -44,7 +44,7 @@ struct BrowserTests {
         process.executableURL = python
         process.arguments = [browserScripts.appendingPathComponent(script).path] + arguments
         let out = Pipe()
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let errorLog = try FileHandle(forWritingTo: log)
         process.standardOutput = out
         process.standardError = errorLog
@@ -101,7 +101,7 @@ struct BrowserTests {
                                  "--recordings", folder.appendingPathComponent("recordings").path]
             process.currentDirectoryURL = folder
             let errors = folder.appendingPathComponent("serve.stderr.log")
-            FileManager.default.createFile(atPath: errors.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
             process.standardOutput = output
             process.standardError = try FileHandle(forWritingTo: errors)
             try process.run()
