@@ -84,6 +84,44 @@ struct BrowserTests {
         #expect((json["failed"] as? Int) == 0)
     }
 
+    @Test("CAPTUREKIT_FRAME_STAMP=clock stamps each virtual-camera frame with the wall clock's milliseconds (scripts/page-latency.py reads them in the browser)")
+    func wallClockStamp() throws {
+        let out = try Self.outputFolder("stamp")
+        let file = out.appendingPathComponent("stamped.jpg")
+        let before = Int64(Date().timeIntervalSince1970 * 1000)
+        let process = Process()
+        process.executableURL = Self.capture
+        process.arguments = ["snap", "-d", "virtual", "-o", file.path, "--preset", "hd1280x720", "--quality", "95"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CAPTUREKIT_FRAME_STAMP"] = "clock"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let after = Int64(Date().timeIntervalSince1970 * 1000)
+        #expect(process.terminationStatus == 0)
+        // 24 blocks of 16x16 pixels along the top left edge, least significant bit first, read at
+        // each block's centre.
+        let reader = Process()
+        reader.executableURL = Self.python
+        reader.arguments = ["-c", """
+            import sys
+            from PIL import Image
+            image = Image.open(sys.argv[1]).convert("L")
+            print(sum(1 << bit for bit in range(24) if image.getpixel((bit * 16 + 8, 8)) > 128))
+            """, file.path]
+        let pipe = Pipe()
+        reader.standardOutput = pipe
+        try reader.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reader.waitUntilExit()
+        let stamp = try #require(Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let modulus: Int64 = 1 << 24
+        // The still was painted between the launch and the exit.
+        let sinceLaunch = ((stamp - before % modulus) % modulus + modulus) % modulus
+        #expect(sinceLaunch <= after - before, "stamp \(stamp), launched at \(before % modulus), exited at \(after % modulus)")
+    }
+
     /// `capture serve` with the virtual camera on a free loopback port, with a token, recording
     /// into a scratch folder; stopped (SIGINT) when done.
     final class Server: @unchecked Sendable {
