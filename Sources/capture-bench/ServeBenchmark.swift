@@ -11,10 +11,16 @@ import Foundation
 enum ServeBenchmark {
     static let warmup = 3.0, seconds = 6.0
 
-    /// The repository's root: capture-bench is in .build/CONFIG/.
-    static var root: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+    /// scripts/whep_viewers.py: in the first folder above capture-bench (or the current one)
+    /// that has it.
+    static var viewersScript: String {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while folder.path != "/" {
+            let script = folder.appendingPathComponent("scripts/whep_viewers.py")
+            if FileManager.default.fileExists(atPath: script.path) { return script.path }
+            folder.deleteLastPathComponent()
+        }
+        return "scripts/whep_viewers.py"
     }
 
     /// CPU seconds (user + system) the process `pid` has used, from /proc/PID/stat.
@@ -32,8 +38,7 @@ enum ServeBenchmark {
     /// One measurement: `capture ARGUMENTS` serving WHEP at `url` to `viewers` viewers; its CPU
     /// per second over ``seconds`` after ``warmup``, and the frames each viewer received.
     static func measure(_ arguments: [String], url: String, viewers: Int) throws -> (cpu: Double, frames: [Int]) {
-        let capture = root.appendingPathComponent(".build").appendingPathComponent(
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().lastPathComponent).appendingPathComponent("capture").path
+        let capture = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("capture").path
         let server = try ChildProcess(capture, arguments)
         defer {
             server.interrupt()
@@ -42,7 +47,7 @@ enum ServeBenchmark {
         Thread.sleep(forTimeInterval: 1.5)
         let player = Process()
         player.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        player.arguments = [root.appendingPathComponent("scripts/whep_viewers.py").path, url, "--viewers", "\(viewers)",
+        player.arguments = [viewersScript, url, "--viewers", "\(viewers)",
                             "--seconds", "\(warmup + seconds + 1)"]
         let out = Pipe()
         player.standardOutput = out
