@@ -96,19 +96,10 @@ final class ServerHarness: Sendable {
     /// The request line `target` sent as it is (no client tidies `..` or `%2e` away), on a plain
     /// socket; the response's status and body.
     func raw(_ target: String, method: String = "GET", headers: [String] = []) throws -> (status: Int, body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
+        let fd = try connectLoopback(port: port)
         defer { close(fd) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let auth = token.map { ["Authorization: Bearer \($0)"] } ?? []
         let text = (["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + auth + headers).joined(separator: "\r\n") + "\r\n\r\n"
         _ = text.withCString { send(fd, $0, strlen($0), 0) }
@@ -171,4 +162,22 @@ func resetVirtualCameras() throws {
         if device.isFocusModeSupported(.continuousAutoFocus) { try device.setFocusMode(.continuousAutoFocus) }
         if device.isExposureModeSupported(.continuousAutoExposure) { try device.setExposureMode(.continuousAutoExposure) }
     }
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`.
+func connectLoopback(port: Int) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw POSIXError(.ECONNREFUSED)
+    }
+    return fd
 }
