@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "CaptureKit", targets: ["CaptureKit"]),
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
+        .library(name: "CaptureServer", targets: ["CaptureServer"]),
         .executable(name: "capture", targets: ["capture"]),
         .executable(name: "capture-bench", targets: ["capture-bench"]),
     ],
@@ -17,6 +18,8 @@ let package = Package(
         // StreamOutput's WHEP endpoint (HTTP signalling for WebRTC playback).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // `capture serve`: the metadata WebSocket of the camera app in the browser.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // `make docs`: swift package generate-documentation --target CaptureKit.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -69,12 +72,26 @@ let package = Package(
             ]
         ),
         .target(name: "CaptureFiles", dependencies: ["CaptureKit", .product(name: "Yams", package: "Yams")]),
+        // The web camera app behind `capture serve`: the HTTP API, WHEP, MJPEG, the metadata
+        // WebSocket and the page (Page/, copied as it is).
+        .target(
+            name: "CaptureServer",
+            dependencies: [
+                "CaptureKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Page")]
+        ),
         .executableTarget(
             name: "capture",
             dependencies: [
-                "CaptureKit", "CaptureFiles",
+                "CaptureKit", "CaptureFiles", "CaptureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(name: "capture-bench", dependencies: ["CaptureKit", "GStreamerSwift", "Detectors"]),
@@ -96,6 +113,17 @@ let package = Package(
         ),
         // Runs the built `capture` command and examples as a user would.
         .testTarget(name: "CaptureCommandTests"),
+        .testTarget(
+            name: "CaptureServerTests",
+            dependencies: [
+                "CaptureServer", "CaptureKit",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // Browser/: the page's headless-Chromium checks (Python), run by BrowserTests.swift.
+            exclude: ["Browser"]
+        ),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "CaptureKit"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]

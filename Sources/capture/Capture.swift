@@ -10,7 +10,7 @@ struct Capture: AsyncParsableCommand {
         commandName: "capture",
         abstract: "Record, stream, snap and run camera pipelines with CaptureKit.",
         discussion: "Exit codes: 0 success, 1 runtime failure, 2 usage error.",
-        subcommands: [Devices.self, Controls.self, Snap.self, Record.self, Stream.self, Preview.self, Scan.self, Compile.self, Validate.self, Run.self]
+        subcommands: [Devices.self, Controls.self, Snap.self, Record.self, Stream.self, Preview.self, Serve.self, Scan.self, Compile.self, Validate.self, Run.self]
     )
 
     /// Parses, runs, and maps failures to the exit codes: 1 for runtime failures, 2 for usage.

@@ -36,6 +36,10 @@ extension CaptureDevice {
             activeFormat: .init(width: format.width, height: format.height, pixelFormat: format.pixelFormat.rawValue,
                                 frameRate: frameDuration > 0 && frameDuration.isFinite ? 1 / frameDuration : format.defaultFrameRate,
                                 frameRateRanges: format.videoSupportedFrameRateRanges.map { .init(min: $0.minFrameRate, max: $0.maxFrameRate) }),
+            focusPointOfInterest: .init(x: Double(focusPointOfInterest.x), y: Double(focusPointOfInterest.y),
+                                        supported: isFocusPointOfInterestSupported),
+            exposurePointOfInterest: .init(x: Double(exposurePointOfInterest.x), y: Double(exposurePointOfInterest.y),
+                                           supported: isExposurePointOfInterestSupported),
             v4l2Controls: nil
         )
         if let path = backend.devicePath {

@@ -59,7 +59,7 @@ extension StreamOutput {
         case .srt(let srt): srtTail(prefix: key, srt)
         case .rtp(let host, let port): rtpTail(prefix: key, host: host, port: port)
         case .hls(let hls): hlsTail(prefix: key, hls)
-        case .whep: whepTail(prefix: key)
+        case .whep, .webRTC: whepTail(prefix: key)
         case .rtsp: rtspTail(prefix: key)
         case .rtspPublish(let url, _): rtspPublishTail(prefix: key, url: url)
         }
@@ -102,19 +102,26 @@ extension StreamOutput {
         case .srt: try attachSRT(branch)
         case .rtp: try attachRTP(branch)
         case .hls(let hls): try hls.createDirectory()
-        case .whep: try attachWHEP(branch)
+        case .whep, .webRTC: try attachWHEP(branch)
         case .rtsp: try attachRTSP(branch)
         case .rtspPublish: try attachRTSPPublish(branch)
-        default: break
         }
     }
 }
 
 extension StreamTarget {
+    /// Whether viewers play the stream over WebRTC (WHEP, or the app's own signalling).
+    var isWebRTC: Bool {
+        switch self {
+        case .whep, .webRTC: true
+        default: false
+        }
+    }
+
     /// Whether receivers connect to the output (a server), rather than it sending to one.
     var servesClients: Bool {
         switch self {
-        case .rtsp, .whep: true
+        case .rtsp, .whep, .webRTC: true
         case .srt(let srt): srt.mode == .listener
         case .rtp, .hls, .rtspPublish: false
         }
@@ -151,7 +158,7 @@ extension StreamTarget {
             guard (1...100).contains(hls.playlistLength) else {
                 throw .invalidSetting(name: "HLS playlist length", value: "\(hls.playlistLength) segments", valid: "1…100 segments")
             }
-        case .srt, .rtp, .rtsp, .rtspPublish, .whep:
+        case .srt, .rtp, .rtsp, .rtspPublish, .whep, .webRTC:
             break
         }
     }

@@ -105,7 +105,7 @@ public final class StreamOutput: OutputNode {
     /// output refuses another profile. (Leaving it nil keeps the encode shared with other
     /// outputs; x264, tuned for live capture, makes constrained baseline.)
     static func checkProfile(_ settings: VideoCodecSettings, for target: StreamTarget) throws(CaptureError) {
-        guard case .whep = target, let profile = settings.profile, profile != .constrainedBaseline else { return }
+        guard target.isWebRTC, let profile = settings.profile, profile != .constrainedBaseline else { return }
         throw .invalidSetting(name: "H.264 profile for WHEP", value: profile.rawValue, valid: "constrained-baseline, or none")
     }
 

@@ -14,6 +14,8 @@ import Foundation
 /// | `rtp://HOST:PORT` | ``rtp(host:port:)``: RTP over UDP, described by ``StreamOutput/sessionDescription`` |
 /// | `hls:DIR` | ``hls(_:)``: a live playlist with segments in DIR |
 /// | `whep://HOST:PORT/PATH` | ``whep(host:port:path:)``: a WHEP endpoint at `http://HOST:PORT/PATH` |
+///
+/// ``webRTC`` (viewers signalled by the app's own HTTP server) has no URL form.
 public enum StreamTarget: Sendable, Hashable {
     /// Serves RTSP at `rtsp://host:port/path` (TCP and UDP transports, several clients at once).
     ///
@@ -46,6 +48,14 @@ public enum StreamTarget: Sendable, Hashable {
     /// output's encode) and, with a microphone, Opus; several viewers share the one encode, and
     /// a viewer that goes away without a word is dropped when its RTCP stops (5 s).
     case whep(host: String, port: Int, path: String)
+    /// WebRTC viewers, as ``whep(host:port:path:)`` serves them, but without a server of the
+    /// output's own: the app's HTTP server takes each viewer's SDP offer and hands it to
+    /// ``StreamOutput/answerWebRTCOffer(_:)``, and ends a viewer with
+    /// ``StreamOutput/endWebRTCViewer(_:)``; a Hummingbird app adds WHEP's routes in one call
+    /// with ``StreamOutput/addWHEPRoutes(to:path:)``. Everything else is as for WHEP: H.264
+    /// (constrained baseline) and Opus with a microphone, one encode for every viewer, a viewer
+    /// that vanishes dropped when its RTCP stops. It has no URL form: build it in code.
+    case webRTC
 
     /// Whether the target reconnects by itself when its peer goes away (a caller or publisher).
     public var reconnects: Bool {
@@ -56,7 +66,8 @@ public enum StreamTarget: Sendable, Hashable {
         }
     }
 
-    /// The URL form of the target, as ``init(parsing:listen:)`` takes it.
+    /// The URL form of the target, as ``init(parsing:listen:)`` takes it (`webrtc:` for
+    /// ``webRTC``, which it does not take).
     public var description: String {
         switch self {
         case .rtsp(let host, let port, let path, _): "rtsp://\(StreamTarget.bracketed(host)):\(port)\(path)"
@@ -65,6 +76,7 @@ public enum StreamTarget: Sendable, Hashable {
         case .rtp(let host, let port): "rtp://\(StreamTarget.bracketed(host)):\(port)"
         case .hls(let hls): "hls:\(hls.directory.path)"
         case .whep(let host, let port, let path): "whep://\(StreamTarget.bracketed(host)):\(port)\(path)"
+        case .webRTC: "webrtc:"
         }
     }
 

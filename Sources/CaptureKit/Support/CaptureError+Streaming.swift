@@ -4,6 +4,9 @@ extension CaptureError.Code {
     /// A stream's peer or server failed (refused, went away, address in use); a caller or
     /// publisher tries again with back-off, the session and other outputs run on.
     public static let streamFailed = CaptureError.Code(rawValue: "streamFailed")
+    /// A WebRTC viewer's SDP offer cannot be answered: it is not an offer, or it has no H.264
+    /// video (packetization mode 1) to send.
+    public static let offerNotAcceptable = CaptureError.Code(rawValue: "offerNotAcceptable")
 }
 
 extension CaptureError {
@@ -12,6 +15,14 @@ extension CaptureError {
         CaptureError(code: .invalidStreamTarget,
                      message: "'\(text)' is not a stream target (\(why)); accepted: \(StreamTarget.acceptedForms.joined(separator: ", "))",
                      value: text, validValues: StreamTarget.acceptedForms)
+    }
+
+    /// The SDP offer `sdp` has no H.264 video in packetization mode 1 to answer, or is no offer.
+    static func offerNotAcceptable(_ sdp: String) -> CaptureError {
+        let what = sdp.hasPrefix("v=0") ? "an SDP offer without H.264 video in packetization mode 1" : "not an SDP offer (it does not start v=0)"
+        return CaptureError(code: .offerNotAcceptable,
+                            message: "the offer has no H.264 video in packetization mode 1 to answer: \(what), \(sdp.utf8.count) bytes; valid: an SDP offer whose m=video section offers H264/90000 with packetization-mode=1",
+                            value: String(sdp.prefix(64)))
     }
 
     /// Streaming to `target` failed: `message` says how.

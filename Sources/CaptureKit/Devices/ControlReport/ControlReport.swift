@@ -13,7 +13,8 @@
 /// and `max` where the property has a range, and a `unit` where it has one: `exposureDuration` in
 /// seconds (`"s"`), `exposureTargetBias` and `exposureTargetOffset` in `"EV"`, `temperature` in
 /// kelvin (`"K"`). `deviceWhiteBalanceGains` is `{red, green, blue, min, max}`, `activeFormat`
-/// is `{width, height, pixelFormat, frameRate, frameRateRanges}`. V4L2 cameras add
+/// is `{width, height, pixelFormat, frameRate, frameRateRanges}`, `focusPointOfInterest` and
+/// `exposurePointOfInterest` are ``ControlReport/Point`` `{x, y, supported}` in device coordinates. V4L2 cameras add
 /// `v4l2Controls`, their raw controls by their `v4l2-ctl` names, with types, ranges and menus.
 ///
 /// ```json
@@ -63,6 +64,10 @@ public struct ControlReport: Sendable, Hashable, Codable {
     public var torchLevel: Number
     public var flashMode: Mode
     public var activeFormat: Format
+    /// Where focus is measured, in device coordinates; nil in reports written before it was added.
+    public var focusPointOfInterest: Point? = nil
+    /// Where exposure is metered, in device coordinates; nil in reports written before it was added.
+    public var exposurePointOfInterest: Point? = nil
     /// A V4L2 camera's raw controls; nil for other devices.
     public var v4l2Controls: [V4L2Control]?
 }

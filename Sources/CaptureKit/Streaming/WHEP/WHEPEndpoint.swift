@@ -56,23 +56,36 @@ final class WHEPEndpoint: Sendable {
         }
     }
 
-    /// Starts the HTTP server for `target` and waits until it listens. Throws `streamFailed`
-    /// when its address cannot be bound. Call it off Swift concurrency's threads (it blocks).
+    /// A viewer for the SDP offer `sdp`, playing and answered, or why not
+    /// (``CaptureError/Code/offerNotAcceptable`` for an offer without H.264 video to answer).
+    /// Runs the work on ``work``; called from any task.
+    func answer(_ sdp: String) async -> Result<WebRTCAnswer, CaptureError> {
+        guard let offer = WHEPOffer(sdp: sdp) else { return .failure(.offerNotAcceptable(sdp)) }
+        return await withCheckedContinuation { continuation in
+            work.async {
+                continuation.resume(returning: self.addViewer(offer).map { WebRTCAnswer(viewerID: $0.id, sessionDescription: $0.answer) })
+            }
+        }
+    }
+
+    /// Ends the viewer `id` on ``work``; false when there is none. Called from any task.
+    func end(_ id: String) async -> Bool {
+        await withCheckedContinuation { continuation in
+            work.async { continuation.resume(returning: self.removeViewer(id)) }
+        }
+    }
+
+    /// Starts the HTTP server for a ``StreamTarget/whep(host:port:path:)`` target and waits
+    /// until it listens (other targets have none). Throws `streamFailed` when its address cannot
+    /// be bound. Call it off Swift concurrency's threads (it blocks).
     func start(_ target: StreamTarget) throws(CaptureError) {
         guard case .whep(let host, let port, let path) = target else { return }
         let handlers = WHEPServer.Handlers(
             offer: { [weak self] offer in
                 guard let self else { return .failure(.streamFailed(target, message: "the output stopped")) }
-                return await withCheckedContinuation { continuation in
-                    self.work.async { continuation.resume(returning: self.addViewer(offer)) }
-                }
+                return await self.answer(offer)
             },
-            end: { [weak self] id in
-                guard let self else { return false }
-                return await withCheckedContinuation { continuation in
-                    self.work.async { continuation.resume(returning: self.removeViewer(id)) }
-                }
-            })
+            end: { [weak self] id in await self?.end(id) ?? false })
         let server = WHEPServer(host: host, port: port, path: path, handlers: handlers)
         let failure = Mutex<CaptureError?>(.streamFailed(target, message: "the WHEP server did not start within 10 s"))
         let started = DispatchSemaphore(value: 0)

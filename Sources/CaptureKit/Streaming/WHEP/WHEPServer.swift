@@ -3,26 +3,15 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// The HTTP side of a WHEP endpoint (draft-ietf-wish-whep), served with Hummingbird at
-/// `http://host:port/path`:
-///
-/// - `POST path` with an SDP offer (`Content-Type: application/sdp`): 201 Created, the answer
-///   (every ICE candidate in it) and `Location: path/ID`, the viewer's session resource; 400
-///   when the body is not an SDP offer, 406 when it has no H.264 video to answer.
-/// - `DELETE path/ID`: 200, that viewer's session ends; 404 for an unknown ID.
-/// - `PATCH path/ID` (trickle ICE): 405, the answer has every candidate already.
-/// - `OPTIONS` and CORS headers on every response (``WHEPCORSMiddleware``).
+/// A WHEP endpoint's own HTTP server, for a ``StreamTarget/whep(host:port:path:)`` output:
+/// Hummingbird at `http://host:port/path` with ``WHEPRoutes`` and CORS on every response
+/// (``WHEPCORSMiddleware``).
 ///
 /// The handlers run on Hummingbird's tasks; the viewers' work (which blocks on GStreamer)
 /// runs on the ``Handlers``' own threads.
 actor WHEPServer {
     /// What the server asks of its output.
-    struct Handlers: Sendable {
-        /// A new viewer for an offer: its session ID and the answer, or why not.
-        let offer: @Sendable (WHEPOffer) async -> Result<(id: String, answer: String), CaptureError>
-        /// Ends the viewer `id`; false when there is none.
-        let end: @Sendable (String) async -> Bool
-    }
+    typealias Handlers = WHEPRoutes.Handlers
 
     enum State {
         case idle
@@ -93,33 +82,7 @@ actor WHEPServer {
         let router = Router()
         router.addMiddleware { WHEPCORSMiddleware() }
         let handlers = self.handlers, path = self.path
-        router.post(RouterPath(path)) { request, _ -> Response in
-            let type = request.headers[.contentType]?.lowercased() ?? ""
-            let body = try await request.body.collect(upTo: 256 * 1024)
-            let text = String(buffer: body)
-            guard type.hasPrefix("application/sdp"), text.hasPrefix("v=0") else {
-                throw HTTPError(.badRequest, message: "expected an SDP offer (Content-Type: application/sdp, a body starting v=0); got Content-Type '\(type)' and \(body.readableBytes) bytes")
-            }
-            guard let offer = WHEPOffer(sdp: text) else {
-                throw HTTPError(.notAcceptable, message: "the offer has no H.264 video in packetization mode 1 to answer")
-            }
-            switch await handlers.offer(offer) {
-            case .success(let viewer):
-                return Response(status: .created,
-                                headers: [.contentType: "application/sdp", .location: "\(path)/\(viewer.id)"],
-                                body: .init(byteBuffer: ByteBuffer(string: viewer.answer)))
-            case .failure(let error):
-                throw HTTPError(.serviceUnavailable, message: error.message)
-            }
-        }
-        router.delete(RouterPath("\(path)/:id")) { _, context -> Response in
-            let id = try context.parameters.require("id")
-            guard await handlers.end(id) else { throw HTTPError(.notFound, message: "no WHEP session \(id)") }
-            return Response(status: .ok)
-        }
-        router.patch(RouterPath("\(path)/:id")) { _, _ -> Response in
-            Response(status: .methodNotAllowed, headers: [.allow: "DELETE, OPTIONS"])
-        }
+        WHEPRoutes.add(to: router, path: path, handlers: handlers, options: false)
         return router
     }
 }

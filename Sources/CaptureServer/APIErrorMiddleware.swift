@@ -1,0 +1,24 @@
+import CaptureKit
+import Hummingbird
+
+/// Renders every failure as ``APIError``'s JSON: the routes' own, CaptureKit's, Hummingbird's
+/// (an unknown route is 404 in the same shape, a body too large 413); anything else, a bug of
+/// the server's, is a 500 that says so without taking the server down.
+struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return error.response(headers: [:])
+        } catch let error as HTTPError {
+            return APIError(error, path: request.uri.path).response(headers: error.headers)
+        } catch let error as CaptureError {
+            return APIError(error).response(headers: [:])
+        } catch let error as any HTTPResponseError {
+            return APIError(error.status, code: APIError.codeName(error.status), message: "\(error)").response(headers: [:])
+        } catch {
+            context.logger.error("\(request.method) \(request.uri.path): \(error)")
+            return APIError(.internalServerError, code: "internalError", message: "the server failed: \(error)").response(headers: [:])
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import CaptureKit
+import CaptureServer
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// `capture serve`: the camera app in the browser, and its HTTP API.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a camera app to browsers: live view (WebRTC), snap, record, zoom, torch, focus, codes and faces.",
+        discussion: """
+            Open the printed URL in a browser. The page uses only the HTTP API, which other \
+            programs can use too (see README, "Camera app in the browser"): GET /api/devices, \
+            GET /api/state, POST /api/device, POST /api/controls, POST /api/snap, \
+            POST /api/record/start, POST /api/record/stop, GET /recordings/, GET /recordings/NAME, \
+            GET /mjpeg, POST /whep, GET /ws/metadata (WebSocket).
+            Listens on 127.0.0.1:8080 unless --listen says otherwise. Listening beyond loopback \
+            requires a token: --token, or one is generated and printed; every request must then \
+            carry it (Authorization: Bearer TOKEN, or ?token=TOKEN), others get 401. Runs until \
+            --duration or Ctrl-C (SIGINT/SIGTERM): a recording in progress is finished, then it \
+            exits 0.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
+    var device = "default"
+
+    @Option(help: "HOST:PORT to listen on ([::1]:PORT for IPv6; :PORT for every interface; port 0 takes a free one).")
+    var listen = "127.0.0.1:8080"
+
+    @Option(help: "The token every request must carry (default: none on loopback, a generated one elsewhere).")
+    var token: String?
+
+    @Option(help: "The folder recordings go to and /recordings/ serves.")
+    var recordings = "recordings"
+
+    @Option(help: "Session preset, e.g. high, vga640x480, hd1280x720.")
+    var preset: SessionPreset = .high
+
+    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
+    var duration: Double?
+
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        _ = try address()
+        if let duration, !(duration.isFinite && duration > 0 && duration < 1e9) {
+            throw ValidationError("--duration \(duration) must be a number of seconds greater than 0")
+        }
+        if let token, token.isEmpty || token.contains(where: \.isWhitespace) {
+            throw ValidationError("--token must be a non-empty token without spaces")
+        }
+    }
+
+    /// --listen as host and port.
+    func address() throws -> (host: String, port: Int) {
+        let text = listen
+        let usage = "--listen \(text) is not HOST:PORT (e.g. 127.0.0.1:8080, 0.0.0.0:8080, [::1]:8080, :8080) with a port 0…65535"
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ValidationError(usage)
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]"), host.count > 2 else { throw ValidationError(usage) }
+            host = String(host.dropFirst().dropLast())
+        } else if host.contains(":") {
+            throw ValidationError(usage + "; bracket an IPv6 address")
+        }
+        return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+
+    func run() async throws {
+        global.bootstrapLogging()
+        let (host, port) = try address()
+        var configuration = CameraServer.Configuration(device: device, host: host, port: port, token: token,
+                                                       recordingsDirectory: URL(fileURLWithPath: recordings, isDirectory: true), preset: preset)
+        var generated = false
+        if configuration.token == nil, !configuration.isLoopback {
+            configuration.token = CameraServer.Configuration.generateToken()
+            generated = true
+        }
+        let server = try CameraServer(configuration: configuration)
+        var logger = Logger(label: "capture.serve")
+        logger.logLevel = .error
+        let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let announce = Task {
+            guard let url = try? await server.pageURL() else { return }
+            var lines = generated ? ["token: \(configuration.token ?? "") (generated; every request must carry it)"] : []
+            lines.append("serving \(server.configuration.device) at \(url.absoluteString)")
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+        let timer = Task {
+            guard let duration else { return }
+            try await Task.sleep(for: .seconds(duration))
+            _ = try? await server.waitUntilListening()
+            await group.triggerGracefulShutdown()
+        }
+        defer {
+            timer.cancel()
+            announce.cancel()
+        }
+        do {
+            try await group.run()
+        } catch let error as ServiceGroupError {
+            throw RuntimeFailure(message: "\(error)")
+        }
+        FileHandle.standardOutput.write(Data("stopped\n".utf8))
+    }
+}

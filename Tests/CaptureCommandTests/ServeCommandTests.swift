@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `capture serve` as a user runs it: the URL printed, the token beyond loopback, a recording
+/// finished by Ctrl-C, exit codes.
+@Suite("capture serve", .serialized)
+struct ServeCommandTests {
+    /// A running `capture serve`, its standard output collected as it comes.
+    final class Server: @unchecked Sendable {
+        let process = Process()
+        private let out = Pipe(), err = Pipe()
+        private let lock = NSLock()
+        private var collected = Data()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = binaries.appendingPathComponent("capture")
+            process.arguments = ["serve"] + arguments
+            process.standardOutput = out
+            process.standardError = err
+            out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self else { return }
+                self.lock.lock()
+                self.collected.append(data)
+                self.lock.unlock()
+            }
+            try process.run()
+        }
+
+        var output: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return String(decoding: collected, as: UTF8.self)
+        }
+
+        /// The URL it printed (`serving DEVICE at URL`), once it has.
+        func url(seconds: Double = 20) -> URL? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline, process.isRunning {
+                if let line = output.split(separator: "\n").first(where: { $0.hasPrefix("serving ") }),
+                   let text = line.split(separator: " ").last { return URL(string: String(text)) }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+
+        /// Sends `signal` and waits for the exit: status and standard error.
+        func stop(_ signal: Int32 = SIGINT) -> (Int32, String) {
+            kill(process.processIdentifier, signal)
+            let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, error)
+        }
+    }
+
+    static func request(_ url: URL, method: String = "GET", token: String? = nil) async throws -> (Int, Data) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    @Test("Prints its URL, records through the API, and on SIGINT finishes the recording and exits 0")
+    func recordAndInterrupt() async throws {
+        let directory = try scratchDirectory()
+        let recordings = directory.appendingPathComponent("clips")
+        let server = try Server(["-d", "virtual", "--preset", "vga640x480", "--listen", "127.0.0.1:0", "--recordings", recordings.path])
+        let url = try #require(server.url(), "no URL printed: \(server.output)")
+        #expect(url.host == "127.0.0.1" && url.port != 0 && url.query == nil, "\(url)")
+        let (started, body) = try await Self.request(url.appendingPathComponent("api/record/start"), method: "POST")
+        #expect(started == 201, "\(String(decoding: body, as: UTF8.self))")
+        try await Task.sleep(for: .seconds(2))
+        let (status, error) = server.stop(SIGINT)
+        #expect(status == 0, "\(error)")
+        #expect(server.output.contains("stopped"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: recordings.path).filter { $0.hasSuffix(".mp4") }
+        #expect(files.count == 1, "\(files)")
+        let probe = try Probe(recordings.appendingPathComponent(try #require(files.first)))
+        let video = try #require(probe.stream("video"), "\(probe.fields)")
+        #expect(probe.duration > 1 && probe.field(video, "width") == "640", "a finished movie: \(probe.fields)")
+    }
+
+    @Test("Beyond loopback a token is generated and printed; requests without it get 401; SIGTERM exits 0")
+    func generatedToken() async throws {
+        let server = try Server(["-d", "virtual", "--preset", "vga640x480", "--listen", "0.0.0.0:0", "--recordings", try scratchDirectory().path])
+        let url = try #require(server.url(), "no URL printed: \(server.output)")
+        let token = try #require(server.output.split(separator: "\n").first { $0.hasPrefix("token: ") }?.split(separator: " ")[1], "\(server.output)")
+        #expect(token.count == 43 && url.query == "token=\(token)", "\(server.output)")
+        let local = URL(string: "http://127.0.0.1:\(url.port!)/api/state")!
+        let (bare, bareBody) = try await Self.request(local)
+        #expect(bare == 401 && bareBody.isEmpty)
+        let (authorized, _) = try await Self.request(local, token: String(token))
+        #expect(authorized == 200)
+        let (query, _) = try await Self.request(URL(string: "http://127.0.0.1:\(url.port!)/api/state?token=\(token)")!)
+        #expect(query == 200)
+        let (status, error) = server.stop(SIGTERM)
+        #expect(status == 0, "\(error)")
+    }
+
+    @Test("A bad --listen is a usage error (exit 2) naming the form; an unknown device exits 1")
+    func badArguments() throws {
+        let listen = try runProcess(binaries.appendingPathComponent("capture"), ["serve", "-d", "virtual", "--listen", "localhost"])
+        #expect(listen.status == 2 && listen.error.contains("HOST:PORT"), "\(listen.error)")
+        let ipv6 = try runProcess(binaries.appendingPathComponent("capture"), ["serve", "-d", "virtual", "--listen", "::1:8080"])
+        #expect(ipv6.status == 2 && ipv6.error.contains("bracket"), "\(ipv6.error)")
+        let device = try runProcess(binaries.appendingPathComponent("capture"), ["serve", "-d", "no-such-camera", "--listen", "127.0.0.1:0"])
+        #expect(device.status == 1 && device.error.contains("no-such-camera"), "\(device.error)")
+    }
+}

@@ -1,0 +1,183 @@
+@testable import CaptureKit
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import ServiceLifecycle
+import Testing
+@testable import CaptureServer
+
+/// A camera server running in this process on a free port, in a ServiceGroup as `capture
+/// serve` runs it; ``stop()`` shuts it down gracefully and waits for ``CameraServer/run()``
+/// to return.
+final class ServerHarness: Sendable {
+    let server: CameraServer
+    let group: ServiceGroup
+    let task: Task<Result<Void, any Error>, Never>
+    let port: Int
+    let recordings: URL
+    let token: String?
+
+    /// A server on 127.0.0.1, port 0, the virtual camera at VGA (fast), recordings in a
+    /// fresh folder.
+    init(device: String = "virtual", token: String? = nil, recordings: URL? = nil) async throws {
+        let folder = recordings ?? FileManager.default.temporaryDirectory.appendingPathComponent("capture-server-\(UUID().uuidString)")
+        self.recordings = folder
+        self.token = token
+        server = try CameraServer(configuration: .init(device: device, host: "127.0.0.1", port: 0, token: token,
+                                                       recordingsDirectory: folder, preset: .vga640x480))
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger))
+        let group = self.group
+        task = Task {
+            do {
+                try await group.run()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        port = try await server.waitUntilListening()
+    }
+
+    var base: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Graceful shutdown; the result of `run()`.
+    @discardableResult
+    func stop() async -> Result<Void, any Error> {
+        await group.triggerGracefulShutdown()
+        return await task.value
+    }
+
+    /// One HTTP response: status, headers (lowercased names), body.
+    struct Reply: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        var json: Any? { try? JSONSerialization.jsonObject(with: body) }
+
+        var object: [String: Any]? { json as? [String: Any] }
+
+        /// The `{"error": {"code", "message"}}` body's code and message.
+        var error: (code: String, message: String)? {
+            guard let error = object?["error"] as? [String: Any], let code = error["code"] as? String,
+                  let message = error["message"] as? String, object?.count == 1 else { return nil }
+            return (code, message)
+        }
+    }
+
+    /// A request to `path` (with its query), the token in the header when the harness has one
+    /// and `authorize`.
+    func request(_ method: String, _ path: String, json: String? = nil, body: Data? = nil, contentType: String? = nil,
+                 headers: [String: String] = [:], authorize: Bool = true) async throws -> Reply {
+        var request = URLRequest(url: URL(string: base.absoluteString + path)!)
+        request.httpMethod = method
+        request.timeoutInterval = 30
+        if let token, authorize { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let json {
+            request.httpBody = Data(json.utf8)
+            request.setValue(contentType ?? "application/json", forHTTPHeaderField: "Content-Type")
+        } else if let body {
+            request.httpBody = body
+            request.setValue(contentType ?? "application/octet-stream", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        let fields = Dictionary(http.allHeaderFields.map { ("\($0.key)".lowercased(), "\($0.value)") }, uniquingKeysWith: { $1 })
+        return Reply(status: http.statusCode, headers: fields, body: data)
+    }
+
+    /// The request line `target` sent as it is (no client tidies `..` or `%2e` away), on a plain
+    /// socket; the response's status and body.
+    func raw(_ target: String, method: String = "GET", headers: [String] = []) throws -> (status: Int, body: String) {
+        let fd = try connectLoopback(port: port)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let auth = token.map { ["Authorization: Bearer \($0)"] } ?? []
+        let text = (["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + auth + headers).joined(separator: "\r\n") + "\r\n\r\n"
+        _ = text.withCString { send(fd, $0, strlen($0), 0) }
+        var response = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            response.append(contentsOf: buffer[0..<count])
+        }
+        let whole = String(decoding: response, as: UTF8.self)
+        let statusLine = whole.split(separator: "\r\n").first ?? ""
+        let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let body = whole.range(of: "\r\n\r\n").map { String(whole[$0.upperBound...]) } ?? ""
+        return (status, body)
+    }
+}
+
+/// Polls `condition` every 100 ms for up to `seconds`.
+func eventually(seconds: Double, _ condition: () async throws -> Bool) async rethrows {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return }
+        try? await Task.sleep(for: .milliseconds(100))
+    }
+}
+
+/// Runs `body` with a server (``ServerHarness/init(device:token:recordings:)``'s arguments),
+/// and stops the server whatever `body` does.
+func withServer(device: String = "virtual", token: String? = nil, recordings: URL? = nil,
+                _ body: (ServerHarness) async throws -> Void) async throws {
+    let harness = try await ServerHarness(device: device, token: token, recordings: recordings)
+    do {
+        try await body(harness)
+    } catch {
+        await harness.stop()
+        throw error
+    }
+    let result = await harness.stop()
+    #expect((try? result.get()) != nil, "the server's run() ended with \(result)")
+}
+
+/// Puts both virtual cameras' controls back to their defaults (they are shared by every test
+/// in the process, as a real camera is by its users): zoom 1, no bias, torch off, points of
+/// interest in the centre, continuous autofocus and auto exposure.
+func resetVirtualCameras() throws {
+    for reference in ["virtual", "virtual-front"] {
+        let device = try CaptureDevice.find(reference)
+        try device.lockForConfiguration()
+        defer { device.unlockForConfiguration() }
+        try device.setVideoZoomFactor(1)
+        try device.setExposureTargetBias(0)
+        if device.hasTorch { try device.setTorchMode(.off) }
+        let centre = CGPoint(x: 0.5, y: 0.5)
+        if device.isFocusPointOfInterestSupported { try device.setFocusPointOfInterest(centre) }
+        if device.isExposurePointOfInterestSupported { try device.setExposurePointOfInterest(centre) }
+        // The lens back where the virtual scene is sharp: a search from a point of interest on
+        // a plain patch can leave it at an end, where continuous autofocus does not search again.
+        try device.setFocusModeLocked(lensPosition: FocusState.inFocusPosition)
+        if device.isFocusModeSupported(.continuousAutoFocus) { try device.setFocusMode(.continuousAutoFocus) }
+        if device.isExposureModeSupported(.continuousAutoExposure) { try device.setExposureMode(.continuousAutoExposure) }
+    }
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`.
+func connectLoopback(port: Int) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw POSIXError(.ECONNREFUSED)
+    }
+    return fd
+}
