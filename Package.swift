@@ -120,7 +120,9 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // Browser/: the page's headless-Chromium checks (Python), run by BrowserTests.swift.
+            exclude: ["Browser"]
         ),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "CaptureKit"], exclude: ["Golden"]),
     ],

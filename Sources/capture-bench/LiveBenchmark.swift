@@ -17,8 +17,12 @@ import Synchronization
 /// session's output none within 1 s of the removal) is counted in `stalls`; that session is
 /// stopped and a new one continues the cycles. Stalled cycles are not in the cycle figures, and
 /// frame figures are over each session's frames up to its stall.
+///
+/// `capture-bench live-preview` (issue 14) adds a `.window` VideoPreview, shown under an Xvfb of
+/// its own, to the outputs each cycle adds and removes.
 enum LiveBenchmark {
     static let interval = 1.0 / 30
+    static let withPreview = CommandLine.arguments.dropFirst().first == "live-preview"
     static let cycles = 20
 
     struct Frame {
@@ -89,11 +93,12 @@ enum LiveBenchmark {
     /// gets none within 1 s of its commit, or the session's own output none within 1 s of the
     /// removal.
     static func cycle(_ session: CaptureSession, _ log: FrameLog, index: Int) throws -> Cycle {
-        let still = StillImageOutput(), metadata = MetadataOutput()
+        let still = StillImageOutput(), metadata = MetadataOutput(), preview = VideoPreview()
         try metadata.setMetadataObjectTypes([.qr])
         session.beginConfiguration()
         try session.addOutput(still)
         try session.addOutput(metadata)
+        if withPreview { try session.addOutput(preview) }
         let added = now()
         try session.commitConfiguration()
         let addCommitMs = ms(added, now())
@@ -108,12 +113,16 @@ enum LiveBenchmark {
         try session.commitConfiguration()
         let probeCommitMs = ms(probeStart, now())
         let delivered = first.signal.wait(timeout: .now() + .seconds(1)) == .success
+        if withPreview && preview.sinkName == nil {
+            throw BenchFailure(message: "the preview shows nothing: \(preview.failure.map { "\($0)" } ?? "not started")")
+        }
 
         if delivered { sleep(until: added + 100_000_000) }
         session.beginConfiguration()
         try session.removeOutput(still)
         try session.removeOutput(metadata)
         try session.removeOutput(probe)
+        if withPreview { try session.removeOutput(preview) }
         let removed = now()
         try session.commitConfiguration()
         let removeCommitMs = ms(removed, now())
@@ -206,6 +215,9 @@ enum LiveBenchmark {
     }
 
     static func run() async throws -> [String: Double] {
+        let display = withPreview ? try VirtualDisplay(width: 800, height: 600) : nil
+        if let display { setenv("DISPLAY", display.name, 1) }
+        defer { withExtendedLifetime(display) {} }
         // Blocking calls and sleeps on a thread of their own: the stream consumers keep the
         // cooperative pool.
         let result: Result<[String: Double], any Error> = await withCheckedContinuation { continuation in

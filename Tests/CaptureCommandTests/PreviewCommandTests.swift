@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `capture preview` under Xvfb: the window shows the virtual scene with its QR code outlined,
-/// ends with exit 0 on Ctrl-C and on --duration, and says which sink showed it.
+/// ends with exit 0 on Ctrl-C, on --duration and when closed, and says which sink showed it.
 @Suite("capture preview", .serialized)
 struct PreviewCommandTests {
     /// An RGB screenshot of `display` (ffmpeg's x11grab), also saved as `png` to be looked at.
@@ -81,6 +81,67 @@ struct PreviewCommandTests {
         #expect(error.contains("in glimagesink") || error.contains("in ximagesink") || error.contains("in xvimagesink"), "\(error)")
         let shown = Int(output.split(separator: " ").first ?? "") ?? 0
         #expect(shown > 10 && output.hasSuffix(" frames shown\n"), "\(output)")
+    }
+
+    /// Sends `window` on `display` the window manager's close request (a WM_PROTOCOLS client
+    /// message with WM_DELETE_WINDOW), as a title bar's close button does; Xvfb has no window
+    /// manager, so Python's ctypes calls libX11 to send it.
+    static func requestClose(display: String, window: String) throws {
+        let script = """
+            import ctypes, sys
+            x = ctypes.cdll.LoadLibrary("libX11.so.6")
+            x.XOpenDisplay.restype = ctypes.c_void_p
+            x.XInternAtom.restype = ctypes.c_ulong
+            x.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+            x.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long, ctypes.c_void_p]
+            x.XFlush.argtypes = [ctypes.c_void_p]
+            class ClientMessage(ctypes.Structure):
+                _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
+                            ("display", ctypes.c_void_p), ("window", ctypes.c_ulong), ("message_type", ctypes.c_ulong),
+                            ("format", ctypes.c_int), ("data", ctypes.c_long * 5), ("pad", ctypes.c_char * 96)]
+            display = x.XOpenDisplay(sys.argv[1].encode())
+            window = int(sys.argv[2], 0)
+            event = ClientMessage(type=33, send_event=1, display=display, window=window,
+                                  message_type=x.XInternAtom(display, b"WM_PROTOCOLS", 0), format=32)
+            event.data[0] = x.XInternAtom(display, b"WM_DELETE_WINDOW", 0)
+            sent = x.XSendEvent(display, window, 0, 0, ctypes.byref(event))
+            x.XFlush(display)
+            sys.exit(0 if sent else 1)
+            """
+        let sent = try runProcess(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, display, window])
+        try #require(sent.status == 0, "\(sent.error)")
+    }
+
+    @Test("closing the window as a window manager does ends the preview with exit 0",
+          .enabled(if: XvfbDisplay.isInstalled, "Xvfb is not installed (make test installs it: scripts/apt-packages.txt)"))
+    func closeWindow() throws {
+        let xvfb = try XvfbDisplay(width: 800, height: 600)
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent("capture")
+        process.arguments = ["preview", "-d", "virtual", "--preset", "vga640x480", "--size", "320x240", "--duration", "30"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = xvfb.name
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // The preview's window: the root's child the size of --size.
+        var window: String?
+        for _ in 0..<40 where window == nil {
+            Thread.sleep(forTimeInterval: 0.25)
+            let tree = try runProcess(URL(fileURLWithPath: "/usr/bin/xwininfo"), ["-display", xvfb.name, "-root", "-children"])
+            window = tree.output.split(separator: "\n").first { $0.contains(" 320x240+") }?
+                .split(separator: " ").first.map(String.init)
+        }
+        try Self.requestClose(display: xvfb.name, window: try #require(window, "no 320x240 window on \(xvfb.name)"))
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(error)")
+        #expect(error.contains("the preview ended"), "\(error)")
+        #expect(output.hasSuffix(" frames shown\n"), "\(output)")
     }
 
     @Test("portrait, filling a 360x640 window: the window is that size and --duration ends it with exit 0",

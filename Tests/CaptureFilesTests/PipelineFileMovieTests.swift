@@ -13,21 +13,7 @@ struct PipelineFileMovieTests {
 
     /// A file with a camera, a microphone and one `movie` output with `settings` (lines indented
     /// under `movie:`, which is on line 8).
-    private func yaml(_ settings: String) -> String {
-        """
-        version: 1
-        inputs:
-          - name: camera
-            device: virtual
-          - name: mic
-            device: virtual-mic
-        outputs:
-          - movie:
-        \(settings.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
-        run:
-          seconds: 2
-        """
-    }
+    private func yaml(_ settings: String) -> String { OneOutputFile.yaml("movie", settings) }
 
     private func parseError(in yaml: String, sourceLocation: SourceLocation = #_sourceLocation) -> PipelineFileError? {
         do {

@@ -32,6 +32,36 @@ struct VideoPreviewTests {
         (0..<grid).flatMap { row in (0..<grid).map { column in lattice[(grid - 1 - column) * grid + row] } }
     }
 
+    @Test("a preview joins its session as AVCaptureVideoPreviewLayer does: connected now or when a video input comes, or not at all until a connection is added")
+    func joiningSessions() async throws {
+        let early = CaptureSession()
+        let waiting = VideoPreview(session: early)
+        #expect(waiting.session === early && waiting.connection == nil && early.outputs.contains { $0 === waiting })
+        let device = CaptureDevice.find(virtual: .back)
+        let input = try CaptureDeviceInput(device: device)
+        try early.addInput(input)
+        #expect(waiting.connection?.inputPorts.first?.device == device, "the input added later connects the preview")
+
+        let other = CaptureSession()
+        waiting.session = other
+        #expect(!early.outputs.contains { $0 === waiting } && other.outputs.contains { $0 === waiting } && waiting.connection == nil)
+
+        let session = try TestSession(preset: .cif352x288, outputs: []).session
+        let manual = VideoPreview(sessionWithNoConnection: session)
+        #expect(manual.connection == nil)
+        let port = try #require(session.inputs.first?.ports.first { $0.mediaType == .video })
+        try session.addConnection(CaptureConnection(inputPorts: [port], output: manual))
+        #expect(manual.connection?.inputPorts.first === port)
+        manual.sink = .frames()
+        var frames = manual.frames.makeAsyncIterator()
+        try await session.startRunning()
+        defer { session.stopRunning() }
+        let frame = try #require(await frames.next())
+        #expect(frame.formatDescription.width == 352 && frame.formatDescription.height == 288)
+        manual.setSessionWithNoConnection(nil)
+        #expect(manual.session == nil && !session.outputs.contains { $0 === manual } && manual.connection == nil)
+    }
+
     @Test("frames come the size of the bounds, turned clockwise for portrait: the sensor's frame of the same time, rotated")
     func portraitFrames() async throws {
         let raw = VideoDataOutput()

@@ -140,6 +140,18 @@ extension SampleBuffer {
     }
 }
 
+extension SampleBuffer {
+    /// A video frame from an appsink: compressed with `codec` (its size read from the caps),
+    /// else raw with `layout`; nil when neither can be read.
+    static func video(_ sample: Sample, codec: VideoCodecType?, layout: VideoLayout?, attachments: SampleAttachments) -> SampleBuffer? {
+        if let codec {
+            guard let size = sample.videoSize else { return nil }
+            return SampleBuffer(compressed: sample, codec: codec, width: size.width, height: size.height, attachments: attachments)
+        }
+        return layout.map { SampleBuffer(sample: sample, layout: $0, attachments: attachments) }
+    }
+}
+
 /// Caches the layout of the last caps seen, so a stream parses its caps once, not per frame.
 struct LayoutCache {
     private var caps: Caps?

@@ -230,14 +230,7 @@ extension VideoDataOutput {
         }
         let (orientation, mirrored) = connection.orientationState
         let attachments = SampleAttachments(videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: connection.device?.uniqueID ?? "")
-        let buffer: SampleBuffer
-        if compressed, let size = sample.videoSize {
-            buffer = SampleBuffer(compressed: sample, codec: .h264, width: size.width, height: size.height, attachments: attachments)
-        } else if let layout {
-            buffer = SampleBuffer(sample: sample, layout: layout, attachments: attachments)
-        } else {
-            return
-        }
+        guard let buffer = SampleBuffer.video(sample, codec: compressed ? .h264 : nil, layout: layout, attachments: attachments) else { return }
         for stream in streams { stream.yield(buffer) }
         guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
         if done == nil {

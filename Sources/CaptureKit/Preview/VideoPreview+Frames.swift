@@ -22,14 +22,7 @@ extension VideoPreview: StreamFeeding {
         }
         guard !streams.isEmpty else { return }
         let attachments = SampleAttachments(videoOrientation: .landscapeRight, isVideoMirrored: false, deviceUniqueID: connection.device?.uniqueID ?? "")
-        let buffer: SampleBuffer
-        if jpeg, let size = sample.videoSize {
-            buffer = SampleBuffer(compressed: sample, codec: .jpeg, width: size.width, height: size.height, attachments: attachments)
-        } else if let layout {
-            buffer = SampleBuffer(sample: sample, layout: layout, attachments: attachments)
-        } else {
-            return
-        }
+        guard let buffer = SampleBuffer.video(sample, codec: jpeg ? .jpeg : nil, layout: layout, attachments: attachments) else { return }
         for stream in streams { stream.yield(buffer) }
     }
 }
