@@ -76,17 +76,28 @@ final class FrameFeed: Sendable {
         let preview = VideoPreview()
         preview.sink = .frames(.jpeg)
         let frames = preview.frames
-        let reader = Task { [weak self] in
+        let reader = Task { [weak self, weak preview] in
             for await sample in frames {
+                if let preview { Self.keepUnmirrored(preview) }
                 guard let self, let jpeg = try? sample.withUnsafeBytes({ Data($0) }) else { continue }
                 for viewer in self.state.withLock({ Array($0.viewers.values) }) { viewer.yield(jpeg) }
             }
         }
         preview.session = session
+        Self.keepUnmirrored(preview)
         state.withLock { state in
             state.preview = preview
             state.reader = reader
         }
+    }
+
+    /// The picture as the camera sees it, as WHEP sends it: a front camera's connection
+    /// mirrors by itself (AVFoundation's automatic mirroring), so it is turned off on each
+    /// connection the preview gets (a camera switch makes a new one).
+    static func keepUnmirrored(_ preview: VideoPreview) {
+        guard let connection = preview.connection else { return }
+        if connection.automaticallyAdjustsVideoMirroring { connection.automaticallyAdjustsVideoMirroring = false }
+        if connection.isVideoMirrored { connection.isVideoMirrored = false }
     }
 
     /// On ``work``: the preview leaves the session.

@@ -45,14 +45,14 @@ struct JSONBody: Sendable {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: Self.maxSize)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, code: "bodyTooLarge", message: "the body is over \(Self.maxSize) bytes; send a JSON object with any of \(keys.joined(separator: ", "))")
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw APIError(.contentTooLarge, code: "bodyTooLarge", message: "the body is over \(Self.maxSize) bytes; valid: \(keys.isEmpty ? "no body, or {}" : "a JSON object with any of " + keys.joined(separator: ", "))")
         }
         try self.init(Data(buffer: buffer), keys: keys)
     }
 
     init(_ data: Data, keys: [String]) throws(APIError) {
-        let expected = "a JSON object with any of " + keys.joined(separator: ", ")
+        let expected = keys.isEmpty ? "no body, or {}" : "a JSON object with any of " + keys.joined(separator: ", ")
         guard !data.allSatisfy({ [0x20, 0x0a, 0x0d, 0x09].contains($0) }) else {
             fields = [:]
             return
@@ -70,7 +70,7 @@ struct JSONBody: Sendable {
             throw .badRequest("malformedJSON", "the body is \(value.text), not an object; expected \(expected)")
         }
         if let unknown = fields.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw .badRequest("unknownKey", "unknown key \"\(unknown)\"; valid keys: \(keys.joined(separator: ", "))")
+            throw .badRequest("unknownKey", "unknown key \"\(unknown)\"; valid: \(keys.isEmpty ? "no keys (this request takes no body, or {})" : keys.joined(separator: ", "))")
         }
         self.fields = fields
     }

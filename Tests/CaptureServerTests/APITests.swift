@@ -111,6 +111,18 @@ struct APITests {
         }
     }
 
+    @Test("A body over 64 KiB is 413, a key to a request that takes none 400, each naming what is valid")
+    func bodies() async throws {
+        try await withServer { harness in
+            let large = try await harness.request("POST", "/api/controls", body: Data(repeating: 0x20, count: 100_000), contentType: "application/json")
+            #expect(large.status == 413 && large.error?.code == "bodyTooLarge" && large.error?.message.contains("videoZoomFactor") == true, "\(large.text)")
+            let snap = try await harness.request("POST", "/api/snap", json: #"{"quality": 90}"#)
+            #expect(snap.status == 400 && snap.error?.code == "unknownKey" && snap.error?.message.contains("quality") == true, "\(snap.text)")
+            let missing = try await harness.request("POST", "/api/device", json: "{}")
+            #expect(missing.status == 400 && missing.error?.code == "missingKey" && missing.error?.message.contains("virtual:front") == true, "\(missing.text)")
+        }
+    }
+
     @Test("Unknown routes and methods are 404 in the same JSON error shape")
     func unknownRoute() async throws {
         try await withServer { harness in

@@ -197,14 +197,15 @@ struct BrowserTests {
             "narrow_screen_and_touch", "token_on_fetches_and_socket", "mjpeg_fallback_with_webrtc_off",
             "mjpeg_fallback_when_webrtc_cannot_connect",
         ])
-        // Two faults of the server found by these checks, left to the server branch: when they are
-        // mended these known issues stop occurring and Swift Testing says so; then drop the wrappers.
-        withKnownIssue("capture serve: after switching cameras twice (back, front, back), a new WebRTC viewer connects but gets no frames") {
+        // A fault of the server found by these checks, seen in some runs and not others (the server
+        // branch saw a switch to the front camera stall existing viewers ~1.5 s): intermittent
+        // until mended. (/mjpeg's front camera mirrored twice was mended: its preview's
+        // connection no longer mirrors by itself.)
+        withKnownIssue("capture serve: after switching cameras twice (back, front, back), a new WebRTC viewer connects but gets no frames",
+                       isIntermittent: true) {
             Self.expectChecks(json, named: ["webrtc_plays_after_switching_back"])
         }
-        withKnownIssue("capture serve: /mjpeg sends the front camera's picture mirrored (its VideoPreview's connection mirrors automatically), unlike WHEP; pages mirror it again") {
-            Self.expectChecks(json, named: ["mjpeg_front_camera_mirrored_once"])
-        }
+        Self.expectChecks(json, named: ["mjpeg_front_camera_mirrored_once"])
         let screenshots = json["screenshots"] as? [String] ?? []
         #expect(screenshots.count >= 8, "screenshots: \(screenshots)")
         for path in screenshots {
