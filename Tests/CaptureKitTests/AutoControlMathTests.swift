@@ -26,6 +26,22 @@ struct AutoControlMathTests {
         #expect(abs(smooth.result - 0.6) < 0.011)
     }
 
+    @Test("a coarse sweep over a plain patch (no sharper position) ends the search where the lens started")
+    func flatFocusSearch() {
+        var search = AutoFocusSearch(range: 0...1, smooth: false, from: 0.35)
+        var count = 1
+        // Noise only: 2 % up and down, the "sharpest" at the far end.
+        while let next = search.record(1 + Double(next0(search.position)) * 0.02) { count += 1; _ = next }
+        #expect(search.isFlat && search.result == 0.35, "\(search.result)")
+        #expect(count == 11, "the coarse sweep only: \(count) positions")
+
+        var contrast = AutoFocusSearch(range: 0...1, smooth: false, from: 0.35)
+        while contrast.record(contrast.position > 0.75 ? 1.5 : 1) != nil {}
+        #expect(!contrast.isFlat && contrast.result > 0.75, "a real peak is followed: \(contrast.result)")
+
+        func next0(_ position: Float) -> Float { position == 1 ? 1 : (position * 10).truncatingRemainder(dividingBy: 2) - 0.5 }
+    }
+
     @Test("exposure steps are damped, duration first at ISO 100, then ISO, within the limits")
     func exposureProgram() {
         let limits = (duration: (1.0 / 8000)...(1.0 / 30), iso: 50.0...3200)
