@@ -133,8 +133,10 @@ struct CaptureCommandTests {
         #expect(Set(report.keys) == ["serializationVersion", "uniqueID", "localizedName", "focusMode", "lensPosition", "exposureMode",
                                      "exposureDuration", "iso", "exposureTargetBias", "exposureTargetOffset", "whiteBalanceMode",
                                      "deviceWhiteBalanceGains", "temperature", "tint", "videoZoomFactor", "torchMode", "torchLevel",
-                                     "flashMode", "activeFormat"], "no v4l2Controls on the virtual camera")
+                                     "flashMode", "activeFormat", "focusPointOfInterest", "exposurePointOfInterest"],
+                "no v4l2Controls on the virtual camera")
         func field(_ name: String) -> [String: Any] { report[name] as? [String: Any] ?? [:] }
+        #expect(field("focusPointOfInterest")["x"] as? Double == 0.5 && field("focusPointOfInterest")["supported"] as? Bool == true)
         #expect(field("exposureDuration")["unit"] as? String == "s")
         #expect(field("exposureDuration")["min"] as? Double == 0.000125)
         #expect(field("iso")["min"] as? Double == 50 && field("iso")["max"] as? Double == 3200)

@@ -41,22 +41,40 @@ struct PreviewCommandTests {
         }
     }
 
+    /// `capture preview -d virtual --preset vga640x480 --duration 30` with more `arguments`,
+    /// running on `display` until the test ends it; terminated if the test fails first.
+    final class Running {
+        let process = Process()
+        private let out = Pipe(), err = Pipe()
+
+        init(_ arguments: [String], display: String) throws {
+            process.executableURL = binaries.appendingPathComponent("capture")
+            process.arguments = ["preview", "-d", "virtual", "--preset", "vga640x480", "--duration", "30"] + arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["DISPLAY"] = display
+            process.environment = environment
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+        }
+
+        deinit { if process.isRunning { process.terminate() } }
+
+        /// Waits for the exit: its status, standard output and standard error.
+        func finish() -> (status: Int32, output: String, error: String) {
+            let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, output, error)
+        }
+    }
+
     @Test("the window shows the virtual scene with its QR code outlined in green; Ctrl-C ends it with exit 0",
           .enabled(if: XvfbDisplay.isInstalled, "Xvfb is not installed (make test installs it: scripts/apt-packages.txt)"))
     func windowWithOutline() throws {
         let xvfb = try XvfbDisplay(width: 800, height: 600)
         let directory = try scratchDirectory()
-        let process = Process()
-        process.executableURL = binaries.appendingPathComponent("capture")
-        process.arguments = ["preview", "-d", "virtual", "--preset", "vga640x480", "--scan", "qr", "--duration", "30"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = xvfb.name
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let preview = try Running(["--scan", "qr"], display: xvfb.name)
         // The scene at 640x480 in the window's top left: the QR code's quiet zone spans about
         // (32…272, 38…278); the scene's own green swatch is far below it.
         var shot: Screenshot?
@@ -73,11 +91,9 @@ struct PreviewCommandTests {
         #expect(black.r < 40 && black.g < 40 && black.b < 40, "\(black)")
         #expect(screen.greenPixels(x: 300..<640, y: 20..<290) < 50, "no outline where there is no code")
 
-        process.interrupt()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(error)")
+        preview.process.interrupt()
+        let (status, output, error) = preview.finish()
+        #expect(status == 0, "\(error)")
         #expect(error.contains("in glimagesink") || error.contains("in ximagesink") || error.contains("in xvimagesink"), "\(error)")
         let shown = Int(output.split(separator: " ").first ?? "") ?? 0
         #expect(shown > 10 && output.hasSuffix(" frames shown\n"), "\(output)")
@@ -116,17 +132,7 @@ struct PreviewCommandTests {
           .enabled(if: XvfbDisplay.isInstalled, "Xvfb is not installed (make test installs it: scripts/apt-packages.txt)"))
     func closeWindow() throws {
         let xvfb = try XvfbDisplay(width: 800, height: 600)
-        let process = Process()
-        process.executableURL = binaries.appendingPathComponent("capture")
-        process.arguments = ["preview", "-d", "virtual", "--preset", "vga640x480", "--size", "320x240", "--duration", "30"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = xvfb.name
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let preview = try Running(["--size", "320x240"], display: xvfb.name)
         // The preview's window: the root's child the size of --size.
         var window: String?
         for _ in 0..<40 where window == nil {
@@ -136,10 +142,8 @@ struct PreviewCommandTests {
                 .split(separator: " ").first.map(String.init)
         }
         try Self.requestClose(display: xvfb.name, window: try #require(window, "no 320x240 window on \(xvfb.name)"))
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(error)")
+        let (status, output, error) = preview.finish()
+        #expect(status == 0, "\(error)")
         #expect(error.contains("the preview ended"), "\(error)")
         #expect(output.hasSuffix(" frames shown\n"), "\(output)")
     }

@@ -68,7 +68,7 @@ import Testing
             """
         let error = try #require(parseError(in: yaml))
         #expect(error.location == at(5, 5))
-        #expect(error.kind == .unknownKey("stil", context: "output item", allowed: ["still", "videoData", "metadata", "audioData", "movie", "stream"], suggestion: "still"))
+        #expect(error.kind == .unknownKey("stil", context: "output item", allowed: ["still", "videoData", "metadata", "audioData", "movie", "stream", "preview"], suggestion: "still"))
     }
 
     @Test func misspeltEnumValueIsRejectedWithASuggestion() throws {

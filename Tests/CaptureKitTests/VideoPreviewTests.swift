@@ -234,7 +234,7 @@ struct VideoPreviewTests {
         try await log.waitForFrames(5)
         for cycle in 0..<6 {
             let preview = VideoPreview()
-            preview.sink = .frames(cycle % 2 == 0 ? nil : .jpeg)
+            preview.sink = .frames(cycle % 2 == 0 ? .bgra : .jpeg)
             preview.bounds = CGRect(x: 0, y: 0, width: 320, height: 180)
             preview.session = test.session
             var frames = preview.frames.makeAsyncIterator()

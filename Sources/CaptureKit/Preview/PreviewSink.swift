@@ -9,7 +9,7 @@ public enum PreviewSink: Sendable, Hashable, CustomStringConvertible {
     /// Display-ready frames for an app that draws them itself: ``VideoPreview/frames`` and the
     /// delegate get each frame the size of the preview's bounds, in its orientation, mirroring
     /// and gravity, as BGRA pixels or (`.jpeg`) as JPEG images.
-    case frames(VideoCodecType? = nil)
+    case frames(PreviewFrameFormat = .bgra)
     /// Nothing is shown: the preview only converts coordinates (a web page that shows the
     /// picture itself, from a stream output).
     case none
@@ -18,8 +18,8 @@ public enum PreviewSink: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .window: "window"
         case .kms: "kms"
-        case .frames(nil): "frames"
-        case .frames(let codec?): "frames(\(codec.rawValue))"
+        case .frames(.bgra): "frames"
+        case .frames(let format): "frames(\(format.rawValue))"
         case .none: "none"
         }
     }

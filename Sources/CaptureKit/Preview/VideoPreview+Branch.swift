@@ -31,8 +31,8 @@ extension VideoPreview {
         chain.append(.init("videoscale", name: "\(prefix)_scale", [.init("add-borders", gravity == .resizeAspect ? "true" : "false")]))
         chain.append(.init("videoconvert", name: "\(prefix)_convert"))
         let format: String? = switch sink {
-        case .frames(nil): "BGRA"
-        case .frames(.jpeg?): overlay ? "BGRx" : "I420"
+        case .frames(.bgra): "BGRA"
+        case .frames(.jpeg): overlay ? "BGRx" : "I420"
         default: overlay ? "BGRx" : nil
         }
         let caps = "video/x-raw" + (format.map { ",format=\($0)" } ?? "") + ",width=\(view.width),height=\(view.height),pixel-aspect-ratio=1/1"
@@ -60,9 +60,9 @@ extension VideoPreview {
             // Nothing opens the display: a fakesink, and ``failure`` says why once attached, so
             // the session starts and runs on without the picture.
             return [.init(WindowSink.factory(for: sink) ?? "fakesink", name: "\(prefix)_sink", timing)]
-        case .frames(nil), .frames(.h264?):
+        case .frames(.bgra):
             return [.init("appsink", name: "\(prefix)_sink", appsink)]
-        case .frames(.jpeg?):
+        case .frames(.jpeg):
             return (overlay ? [.init("videoconvert", name: "\(prefix)_jpegconvert")] : [])
                 + [.init("jpegenc", name: "\(prefix)_jpeg", [.init("quality", "80")]), .init("appsink", name: "\(prefix)_sink", appsink)]
         case .none:
