@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import CaptureKit
 
@@ -92,5 +93,42 @@ struct MovieFileOutputTests {
         let output = try run("/usr/bin/gst-launch-1.0", words.flatMap { $0.split(separator: " ").map(String.init) })
         let probe = try MovieProbe(copy.path)
         #expect(probe.video?.codec == "h264" && probe.audio?.codec == "aac", "\(line)\n\(output)")
+    }
+
+    @Test("a file sink that stalls 2.5 s makes the one-second queue leak: the frames it dropped are counted, the frames waiting are not")
+    func stalledSinkDrops() async throws {
+        let movie = MovieFileOutput()
+        let test = try Self.session(audio: false, outputs: [movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let events = RecordingEvents()
+        movie.startRecording(to: try temporaryDirectory().appendingPathComponent("stall.mp4"), recordingDelegate: events)
+        try await Task.sleep(for: .seconds(0.5))
+        #expect(movie.droppedFrameCount == 0)
+        let name = try #require(test.session.pipelineDescription.firstMatch(of: /name=(output\d+_sink)/)?.1)
+        let pad = try test.session.runtime!.pipeline.element(named: String(name)).staticPad("sink")
+        let stalled = Atomic<Int>(0)
+        pad.addBufferProbe { _ in
+            // The file sink's thread (the muxer's, fed by the queue) stops once for 2.5 s.
+            if stalled.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged {
+                usleep(2_500_000)
+                stalled.store(2, ordering: .relaxed)
+            }
+            return .pass
+        }
+        for _ in 0..<100 where stalled.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .seconds(0.05)) }
+        try await Task.sleep(for: .seconds(0.3))
+        #expect(movie.droppedFrameCount == 0, "frames waiting behind the stall are not dropped (yet)")
+        for _ in 0..<100 where stalled.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .seconds(0.1)) }
+        try await Task.sleep(for: .seconds(0.5))
+        let during = movie.droppedFrameCount
+        let url = try #require(movie.outputFileURL)
+        movie.stopRecording()
+        #expect(await events.finished(within: 10) == .some(nil))
+        let dropped = movie.droppedFrameCount
+        #expect(dropped >= 10 && dropped <= during + 1, "\(during) dropped while recording, \(dropped) in all, \(movie.recordedDuration.seconds) s")
+        let video = try #require(try MovieProbe(url.path).video)
+        let expected = movie.recordedDuration.seconds * 30
+        #expect(abs(Double(video.frames + dropped) - expected) <= 2, "\(video.frames) frames and \(dropped) dropped for \(expected) frames' time")
     }
 }

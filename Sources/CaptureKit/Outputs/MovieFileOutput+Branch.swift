@@ -60,7 +60,8 @@ extension MovieFileOutput {
         }
         try branch.pad("vqueue", "sink").addBufferProbe { buffer in
             guard let time = buffer.runningTime else { return .drop }
-            return recording.admitVideo(runningTime: time, isKeyFrame: !buffer.isDeltaUnit) ? .pass : .drop
+            return recording.admitVideo(runningTime: time, presentationTime: buffer.presentationTime ?? 0, isKeyFrame: !buffer.isDeltaUnit)
+                ? .pass : .drop
         }
         try branch.pad("vqueue", "src").addBufferProbe { buffer in
             recording.encodedVideo(presentationTime: buffer.presentationTime ?? 0, duration: buffer.duration ?? 0, bytes: buffer.size)

@@ -126,10 +126,11 @@ public final class MovieFileOutput: OutputNode {
     }
 
     /// Frames the recording could not take in time (its queue was full) and left out; never
-    /// papered over. Of the last recording once it finished.
+    /// papered over. Frames still waiting in the queue are not counted. Of the last recording
+    /// once it finished.
     public var droppedFrameCount: Int {
         if let recording = state.withLock({ $0.recording }) {
-            return recording.progress.withLock { max(0, $0.framesIn - $0.framesOut) }
+            return recording.progress.withLock { $0.inFlight.dropped }
         }
         return state.withLock { $0.lastFinished?.dropped } ?? 0
     }

@@ -38,6 +38,8 @@ final class Recording: Sendable {
         var end: UInt64 = 0
         var framesIn = 0
         var framesOut = 0
+        /// The admitted frames not yet out of the branch's queue, and those it dropped.
+        var inFlight = InFlightFrames()
         var audioOut = 0
         var encodedBytes: Int64 = 0
         var fileBytes: Int64 = 0
@@ -82,8 +84,9 @@ final class Recording: Sendable {
 
     /// An encoded video frame at the branch's entry, by its running time: the first key frame
     /// becomes the file's zero (and did-start is sent; frames before it are refused); frames at
-    /// or past the maximum duration are refused and end the recording.
-    func admitVideo(runningTime pts: UInt64, isKeyFrame: Bool) -> Bool {
+    /// or past the maximum duration are refused and end the recording. `presentationTime` is
+    /// the buffer's own, which identifies it when it leaves the queue.
+    func admitVideo(runningTime pts: UInt64, presentationTime: UInt64, isKeyFrame: Bool) -> Bool {
         var started = false
         var limit: CaptureError?
         let admitted = progress.withLock { progress -> Bool in
@@ -99,6 +102,7 @@ final class Recording: Sendable {
                 started = true
             }
             progress.framesIn += 1
+            progress.inFlight.entered(presentationTime)
             return true
         }
         if started { onStart(self) }
@@ -148,6 +152,7 @@ final class Recording: Sendable {
         var limit: CaptureError?
         progress.withLock { progress in
             progress.framesOut += 1
+            progress.inFlight.left(pts)
             if progress.encodedStart == nil { progress.encodedStart = pts }
             progress.end = max(progress.end, pts + duration)
             progress.encodedBytes += Int64(bytes)

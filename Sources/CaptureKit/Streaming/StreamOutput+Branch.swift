@@ -68,22 +68,24 @@ extension StreamOutput {
     /// Counts what goes in and out and what is sent, and hooks up the target's own signals.
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let tail = self.tail(prefix: branch.prefix)
-        try branch.pad("queue", "sink").addBufferProbe { [weak self] _ in
-            self?.framesIn.add(1, ordering: .relaxed)
+        try branch.pad("queue", "sink").addBufferProbe { [weak self] buffer in
+            self?.inFlight.withLock { $0.entered(buffer.presentationTime ?? 0) }
+            return .pass
+        }
+        try branch.pad("queue", "src").addBufferProbe { [weak self] buffer in
+            self?.inFlight.withLock { $0.left(buffer.presentationTime ?? 0) }
             return .pass
         }
         try branch.pad("parse", "src").addBufferProbe { [weak self] _ in
             self?.framesSent.add(1, ordering: .relaxed)
             return .pass
         }
-        let queue = try branch.element("queue")
         if let counter = tail.counter {
             try branch.pad(counter.element, counter.pad).addByteCountProbe { [weak self] bytes in self?.sent(bytes: bytes) }
         }
         try attachTarget(branch)
         state.withLock { state in
             state.status = .streaming
-            state.queue = queue
             state.attachedAt = DispatchTime.now().uptimeNanoseconds
             if target.reconnects || !target.servesClients { state.statistics.clients = 1 }
         }

@@ -15,7 +15,6 @@ extension StreamOutput {
         let delay: Double? = state.withLock { state in
             let ran = state.attachedAt.map { now - $0 } ?? 0
             state.statistics.clients = 0
-            state.queue = nil
             state.attachedAt = nil
             guard failed else {
                 state.status = .idle

@@ -57,7 +57,6 @@ public final class StreamOutput: OutputNode {
         var waitingToRetry = false
         var sessionDescription: String?
         /// The running branch's queue: what waits in it is neither sent nor dropped yet.
-        var queue: Element?
         /// When the running branch was attached (uptime nanoseconds): a failure after a long
         /// enough run starts the back-off again from the shortest.
         var attachedAt: UInt64?
@@ -67,9 +66,10 @@ public final class StreamOutput: OutputNode {
     }
 
     let state: Mutex<State>
-    /// Per-frame counters, kept apart from `state` so the streaming threads take no lock:
-    /// frames into the branch, frames out of its parser, bytes handed on.
-    let framesIn = Atomic<Int>(0), framesSent = Atomic<Int>(0), bytesSent = Atomic<Int64>(0)
+    /// Per-frame counters, kept apart from `state`: frames out of the branch's parser and bytes
+    /// handed on (atomics), and the frames in its queue (a short lock of their own).
+    let framesSent = Atomic<Int>(0), bytesSent = Atomic<Int64>(0)
+    let inFlight = Mutex(InFlightFrames())
     let owner = SessionReference()
     /// Runs retries after back-off.
     let retryQueue = DispatchQueue(label: "CaptureKit.StreamOutput.retry")
@@ -125,15 +125,13 @@ public final class StreamOutput: OutputNode {
     /// How the output is doing now.
     public var status: Status { state.withLock { $0.status } }
 
-    /// What has been sent so far. Frames dropped are those that entered the branch and neither
-    /// left its queue nor wait in it.
+    /// What has been sent so far. Frames dropped are those the branch's queue left out (a
+    /// later frame left it before them); frames waiting in it are not.
     public var statistics: Statistics {
-        let (statistics, queue) = state.withLock { ($0.statistics, $0.queue) }
-        let waiting = queue.flatMap { try? Int($0.get("current-level-buffers")) ?? 0 } ?? 0
-        var result = statistics
+        var result = state.withLock { $0.statistics }
         result.framesSent = framesSent.load(ordering: .relaxed)
         result.bytesSent = bytesSent.load(ordering: .relaxed)
-        result.framesDropped = max(0, framesIn.load(ordering: .relaxed) - result.framesSent - waiting)
+        result.framesDropped = inFlight.withLock { $0.dropped }
         return result
     }
 
