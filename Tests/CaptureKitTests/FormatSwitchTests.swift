@@ -26,6 +26,30 @@ struct FormatSwitchTests {
         #expect(live.test.session.pipelineDescription.contains("width=640,height=480"))
     }
 
+    @Test("a camera added to a session with a preset starts at the format's rate, whatever it was left at; under inputPriority it keeps its rate")
+    func frameDurationsResetOnJoining() throws {
+        let device = CaptureDevice.find(virtual: .back)
+        let vga = try #require(device.formats.first { $0.width == 640 && $0.height == 480 })
+        try device.lockForConfiguration()
+        defer {
+            try? device.setActiveVideoMinFrameDuration(CaptureDevice.defaultFrameDuration)
+            device.unlockForConfiguration()
+        }
+        try device.setActiveFormat(vga)
+        try device.setActiveVideoMinFrameDuration(CaptureTime(value: 1, timescale: 15))
+        let kept = CaptureSession()
+        try kept.setSessionPreset(.inputPriority)
+        try kept.addInputWithNoConnections(CaptureDeviceInput(device: device))
+        #expect(device.activeVideoMinFrameDuration == CaptureTime(value: 1, timescale: 15))
+        #expect(kept.pipelineDescription.contains("framerate=15/1"), "\(kept.pipelineDescription)")
+        try kept.removeInput(try #require(kept.inputs.first))
+        let preset = CaptureSession()
+        try preset.setSessionPreset(.vga640x480)
+        try preset.addInput(CaptureDeviceInput(device: device))
+        #expect(device.activeVideoMinFrameDuration == CaptureTime(value: 1, timescale: 30))
+        #expect(preset.pipelineDescription.contains("framerate=30/1"), "\(preset.pipelineDescription)")
+    }
+
     @Test("frame durations are validated against the format's ranges and set the running rate; seed 000's highest-frame-rate recipe works")
     func frameDurations() async throws {
         let device = CaptureDevice.find(virtual: .back)

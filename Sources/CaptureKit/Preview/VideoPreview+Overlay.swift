@@ -44,9 +44,10 @@ extension VideoPreview {
         _ = try? buffer.withWritableBytes { pixels in
             var canvas = OverlayCanvas(pixels: pixels, width: width, height: height, stride: stride)
             for shape in shapes where shape.points.count > 1 {
-                let points = shape.points.map { CGPoint(x: $0.x - origin.x, y: $0.y - origin.y) }
-                for (index, point) in points.enumerated() {
-                    canvas.line(from: point, to: points[(index + 1) % points.count])
+                let points = shape.points
+                for index in points.indices {
+                    let from = points[index], to = points[(index + 1) % points.count]
+                    canvas.line(from: CGPoint(x: from.x - origin.x, y: from.y - origin.y), to: CGPoint(x: to.x - origin.x, y: to.y - origin.y))
                 }
             }
         }

@@ -41,6 +41,16 @@ extension CaptureSession {
         if changed { for device in videoDevices { device.resetFrameDurations() } }
     }
 
+    /// A camera joining a session whose preset chooses its format starts at that format's frame
+    /// rate, whatever an earlier session or configuration left (AVFoundation resets both frame
+    /// durations "when the receiver's AVCaptureDeviceInput is added to a session"). Under
+    /// `.inputPriority` the device keeps the format and rate it was given.
+    func resetFrameDurations(joining input: any CaptureInput) {
+        guard let device = (input as? CaptureDeviceInput)?.device, device.hasMediaType(.video),
+              state.withLock({ $0.preset }) != .inputPriority else { return }
+        device.resetFrameDurations()
+    }
+
     /// An output's settings changed its branch: a running session changes that branch (after the batch, if one is open).
     func outputBranchChanged() {
         mutateGraph { _ in }

@@ -7,6 +7,7 @@ extension CaptureSession {
     /// Adds an input and connects it to every output that has no connection yet.
     public func addInput(_ input: any CaptureInput) throws(CaptureError) {
         try checkAddInput(input)
+        resetFrameDurations(joining: input)
         mutateGraph { state in
             state.inputs.append(input)
             for port in input.ports {
@@ -24,6 +25,7 @@ extension CaptureSession {
     /// Adds an input without forming connections; use `addConnection` to connect it.
     public func addInputWithNoConnections(_ input: any CaptureInput) throws(CaptureError) {
         try checkAddInput(input)
+        resetFrameDurations(joining: input)
         mutateGraph { $0.inputs.append(input) }
     }
 
