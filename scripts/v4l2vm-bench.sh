@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 v4l2vm="$here/../../shared/v4l2vm/v4l2vm"
 export V4L2VM_CACHE=${V4L2VM_CACHE:-/var/cache/v4l2vm-bench}
 if [ "$V4L2VM_CACHE" = /var/cache/v4l2vm-bench ] && [ "$(id -u)" = 0 ]; then   # build needs root; skips when complete
-  V4L2VM_EXTRA_PACKAGES="libexif12 libzxing2 libopencv-objdetect406 libopencv-imgproc406 libopencv-core406 fswebcam ffmpeg linux-perf" \
+  V4L2VM_EXTRA_PACKAGES="libexif12 libzxing2 libopencv-objdetect406 libopencv-imgproc406 libopencv-core406 libgstrtspserver-1.0-0 fswebcam ffmpeg linux-perf" \
     "$v4l2vm" build
 fi
 exec "$v4l2vm" run --timeout 900 -- .build/release/capture-bench snap-v4l2 "$@"

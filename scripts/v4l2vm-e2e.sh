@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end on a real V4L2 driver (vivid) inside ../shared/v4l2vm (not part of `make test`:
 # it boots a VM, ~15 s a run). Usage, from the checkout:
-#   V4L2VM_EXTRA_PACKAGES="libexif12 libzxing2 libopencv-objdetect406 libopencv-imgproc406 libopencv-core406 libimage-exiftool-perl" \
+#   V4L2VM_EXTRA_PACKAGES="libexif12 libzxing2 libopencv-objdetect406 libopencv-imgproc406 libopencv-core406 libgstrtspserver-1.0-0 libimage-exiftool-perl" \
 #     ../shared/v4l2vm/v4l2vm build   # once, as root (the guest needs libexif, zxing-cpp, OpenCV and exiftool)
 #   swift build --build-tests && scripts/v4l2vm-e2e.sh
 # Inside the guest (V4L2VM=1) it lists devices, snaps a 640x480 still from vivid and checks it.

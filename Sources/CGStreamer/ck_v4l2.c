@@ -204,6 +204,13 @@ static int read_value(int fd, struct ck_v4l2_control *c)
     return 0;
 }
 
+int ck_v4l2_read_control(int fd, struct ck_v4l2_control *control)
+{
+    if (control == NULL)
+        return -EINVAL;
+    return read_value(fd, control);
+}
+
 int ck_v4l2_next_control(int fd, unsigned previous_id, struct ck_v4l2_control *out)
 {
     int r;

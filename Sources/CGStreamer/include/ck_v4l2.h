@@ -72,6 +72,10 @@ int ck_v4l2_open(const char *path);
  * (-ENOTTY: not a V4L2 device). */
 int ck_v4l2_next_control(int fd, unsigned previous_id, struct ck_v4l2_control *out);
 
+/* Reads the current value of control->id (of control->type) into control->value, with
+ * VIDIOC_G_EXT_CTRLS (VIDIOC_G_CTRL for old private controls). Returns 0, or -errno. */
+int ck_v4l2_read_control(int fd, struct ck_v4l2_control *control);
+
 /* The menu item `index` of menu or integer-menu control `id` (VIDIOC_QUERYMENU). The kernel
  * returns the name and the value in one union, so both are filled: read `name` (NUL-terminated)
  * for a menu control and `*int_value` for an integer-menu control; the other is meaningless.

@@ -1,3 +1,5 @@
+import GStreamerSwift
+
 extension CaptureDevice {
     /// A V4L2 camera's bracket image: its exposure written through the manual controls
     /// (exposure time and gain), then the wait for the first frame that carries it, found by
@@ -38,11 +40,13 @@ extension CaptureDevice {
     }
 
     /// The exposure time and ISO a V4L2 camera's controls hold now, each nil where the camera
-    /// has no such control or its controls cannot be read (one control query: a few ioctls).
+    /// has no such control or its controls cannot be read (a read of each: a few ioctls).
     func v4l2ExposureNow() -> (duration: CaptureTime?, iso: Float?) {
-        guard let path = backend.devicePath, let table = try? V4L2ControlTable.query(deviceAt: path) else { return (nil, nil) }
-        let mapping = V4L2ControlMapping(table)
-        let reading = ExposureState(reading: mapping)
+        guard let path = backend.devicePath, let mapping = v4l2Mapping else { return (nil, nil) }
+        // Only the exposure time and gain are read again (the table and its mapping are the
+        // device's since it was found): this runs on the streaming thread for every still.
+        let controls = (mapping[.exposureCustom].uses + mapping[.iso].uses).map(\.control)
+        let reading = ExposureState(reading: mapping, values: V4L2ControlQuery.currentValues(of: controls, ofDeviceAt: path))
         return (mapping[.exposureCustom].isSupported ? reading.duration : nil, mapping.isoRange != nil ? reading.iso : nil)
     }
 }

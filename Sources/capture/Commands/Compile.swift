@@ -5,6 +5,7 @@ import CaptureKit
 /// `capture compile FILE`: the gst-launch-1.0 line for a pipeline file.
 struct Compile: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compile",
         abstract: "Print the gst-launch-1.0 line a pipeline file compiles to.",
         discussion: "Paste it after 'gst-launch-1.0 ' to run the same pipeline without CaptureKit's callbacks.")
 
@@ -21,7 +22,7 @@ struct Compile: ParsableCommand {
 
 /// `capture validate FILE`: checks a pipeline file against the schema and this machine's devices.
 struct Validate: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Check a pipeline file; print 'FILE: ok' or file:line:column errors.")
+    static let configuration = CommandConfiguration(commandName: "validate", abstract: "Check a pipeline file; print 'FILE: ok' or file:line:column errors.")
 
     @Argument(help: "A pipeline file (YAML).")
     var file: String

@@ -5,7 +5,7 @@ import Foundation
 /// `capture controls`: every control of a device with mode, value and range; `--set` changes
 /// them on a running session and shows the result.
 struct Controls: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List a device's controls; --set changes them on a running session.")
+    static let configuration = CommandConfiguration(commandName: "controls", abstract: "List a device's controls; --set changes them on a running session.")
 
     @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
     var device = "default"

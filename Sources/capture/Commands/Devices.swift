@@ -4,7 +4,7 @@ import Foundation
 
 /// `capture devices`: the cameras, then the microphones, with their formats.
 struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List cameras and microphones and their formats.")
+    static let configuration = CommandConfiguration(commandName: "devices", abstract: "List cameras and microphones and their formats.")
 
     @Flag(help: "Print JSON (one object with a 'devices' array).")
     var json = false

@@ -5,6 +5,7 @@ import Foundation
 /// `capture preview`: a camera in a window, with the codes and faces it sees outlined.
 struct Preview: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "preview",
         abstract: "Show a camera in a window; with --scan, outline the codes and faces it sees.",
         discussion: """
             The window is the first of glimagesink, xvimagesink, ximagesink and waylandsink that \

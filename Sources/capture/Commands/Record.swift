@@ -6,6 +6,7 @@ import Foundation
 /// `capture record`: a movie from a camera, and a microphone when asked, until a limit or a signal.
 struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record a movie (H.264; AAC or Opus audio with --audio) and print the path written.",
         discussion: """
             Records until --duration or --max-size is reached, or until interrupted (Ctrl-C, \

@@ -5,7 +5,7 @@ import Foundation
 
 /// `capture run FILE`: runs a pipeline file and reports what it produced.
 struct Run: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a pipeline file; paths in it are relative to --directory.")
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a pipeline file; paths in it are relative to --directory.")
 
     @Argument(help: "A pipeline file (YAML).")
     var file: String

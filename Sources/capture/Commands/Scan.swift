@@ -5,6 +5,7 @@ import Foundation
 /// `capture scan`: machine-readable codes from a live device, or from image and video files.
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "Print the codes a camera sees, or the codes in image and video files.",
         discussion: """
             Each code is printed once, when it comes into view: "TYPE VALUE", or with --json one \

@@ -8,6 +8,7 @@ import ServiceLifecycle
 /// `capture serve`: the camera app in the browser, and its HTTP API.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve a camera app to browsers: live view (WebRTC), snap, record, zoom, torch, focus, codes and faces.",
         discussion: """
             Open the printed URL in a browser. The page uses only the HTTP API, which other \

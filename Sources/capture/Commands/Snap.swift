@@ -4,7 +4,7 @@ import Foundation
 
 /// `capture snap`: one still from a running session.
 struct Snap: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Take one still and print the path written.")
+    static let configuration = CommandConfiguration(commandName: "snap", abstract: "Take one still and print the path written.")
 
     @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
     var device = "default"

@@ -6,6 +6,7 @@ import Synchronization
 /// `capture stream`: one camera, encoded once, sent to every target at the same time.
 struct Stream: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stream",
         abstract: "Stream a camera (H.264, encoded once) to RTSP, SRT, RTP, HLS and WHEP targets at once.",
         discussion: """
             TARGET is one of:
