@@ -49,6 +49,18 @@ extension VideoPreview {
         return chain
     }
 
+    /// The chain as a branch of the first port's tee, linked in order; a label (`textoverlay`)
+    /// takes the picture at its `video_sink` pad (its `text_sink` is for text buffers).
+    func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
+        let input = graph.inputs[branch.input]
+        let chain = self.branch(prefix: branch.name, source: SourceFormat(input))
+        let links = zip(chain, chain.dropFirst()).map { from, to in
+            PipelinePlan.Link(from: from.name, to: to.factory == "textoverlay" ? "\(to.name).video_sink" : to.name)
+        }
+        return PipelinePlan.Branch(key: branch.name, elements: chain, links: links,
+                                   entries: [.init(source: branch.stage ?? input.name, element: chain[0].name)], finishesWithEndOfStream: false)
+    }
+
     private func sinkElements(prefix: String, sink: PreviewSink, overlay: Bool) -> [PipelinePlan.Element] {
         let timing: [PipelinePlan.Property] = [.init("sync", "false"), .init("async", "false")]
         let appsink: [PipelinePlan.Property] = timing + [

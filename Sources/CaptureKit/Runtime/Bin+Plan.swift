@@ -17,15 +17,11 @@ extension Bin {
 
     /// The pad a link end names: `element.pad` (a static pad, or a request pad when it is a
     /// template such as `video_%u` or a request-only name such as hlssink2's `video`), or the
-    /// element's always pad `src`/`sink` (`video_sink` for an overlay such as textoverlay, whose
-    /// video comes in there).
+    /// element's always pad `src`/`sink`.
     func pad(_ end: String, direction: String) throws(GStreamerError) -> Pad {
         let parts = end.split(separator: ".", maxSplits: 1).map(String.init)
         let element = try element(named: parts[0])
-        guard parts.count == 2 else {
-            if direction == "sink", let video = try? element.staticPad("video_sink") { return video }
-            return try element.staticPad(direction)
-        }
+        guard parts.count == 2 else { return try element.staticPad(direction) }
         if !parts[1].contains("%"), let pad = try? element.staticPad(parts[1]) { return pad }
         return try element.requestPad(parts[1])
     }
