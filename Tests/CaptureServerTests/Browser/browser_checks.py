@@ -482,6 +482,12 @@ def main():
 
         def switch_camera():
             page.js("captureApp.setView({gravity: 'resizeAspect', orientation: 'landscapeRight', mirrored: 'auto'})")
+            # The taps left the camera focused and exposed at their last point (one of them a plain
+            # patch or a corner): point both back at the centre and let them settle, so that the
+            # picture compared is the camera's own and not a focus or exposure change.
+            page.api("/api/controls", "POST", {"focusPointOfInterest": {"x": 0.5, "y": 0.5},
+                                               "exposurePointOfInterest": {"x": 0.5, "y": 0.5}})
+            time.sleep(2.0)
             first = device_id(page.state())
             before = page.image()
             page.shot("switch-before")
