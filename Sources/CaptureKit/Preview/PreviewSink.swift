@@ -6,9 +6,9 @@ public enum PreviewSink: Sendable, Hashable, CustomStringConvertible {
     case window
     /// The display of a board without a desktop (`kmssink`).
     case kms
-    /// Display-ready frames for an app that draws them itself: ``VideoPreview/frames`` and the
-    /// delegate get each frame the size of the preview's bounds, in its orientation, mirroring
-    /// and gravity, as BGRA pixels or (`.jpeg`) as JPEG images.
+    /// Display-ready frames for an app that draws them itself: ``VideoPreview/frames`` gets each
+    /// frame the size of the preview's bounds, in its orientation, mirroring and gravity, as BGRA
+    /// pixels or (`.jpeg`) as JPEG images.
     case frames(PreviewFrameFormat = .bgra)
     /// Nothing is shown: the preview only converts coordinates (a web page that shows the
     /// picture itself, from a stream output).
