@@ -2,7 +2,7 @@ import Foundation
 
 /// `capture-bench snap-v4l2 [NAME=CAPTURE-BINARY …]`, on a machine with vivid's /dev/video0 (scripts/v4l2vm-bench.sh runs it there): whole-process time
 /// to one 640x480 JPEG from vivid's /dev/video0 for `capture snap -d /dev/video0` and the one-shot
-/// tools beside it (gst-launch-1.0, fswebcam, ffmpeg), median of 7 rounds, interleaved: each round
+/// tools beside it (gst-launch-1.0, the same still made by gst-launch-1.0, fswebcam, ffmpeg), median of 7 rounds, interleaved: each round
 /// runs every tool once, starting one further along the list each time. One untimed round first
 /// (page cache, the driver's first open). Ratios are to gst-launch-1.0 in the same run. Tools not
 /// installed in the guest are reported absent. Every run must exit 0 and leave a 640x480 JPEG
@@ -41,12 +41,13 @@ enum SnapV4L2Benchmark {
         let gst = Processes.median(times["gst-launch"] ?? [])
         print("whole process to one 640x480 JPEG from \(device), median of \(rounds) interleaved rounds:")
         var figures: [String: Double] = [:]
+        let width = tools.map(\.name.count).max() ?? 0
         for tool in tools {
             let runs = times[tool.name]!, median = Processes.median(runs)
             let key = tool.name.replacingOccurrences(of: "-", with: "_")
             figures["\(key)_ms"] = median
             figures["\(key)_ratio"] = median / gst
-            let name = tool.name.padding(toLength: max(12, tool.name.count), withPad: " ", startingAt: 0)
+            let name = tool.name.padding(toLength: width, withPad: " ", startingAt: 0)
             print("  \(name) " + String(format: "%7.0f ms  (min %5.0f, max %5.0f)  %.2f× gst-launch", median, runs.min()!, runs.max()!, median / gst))
         }
         for name in absent { print("  \(name): absent (not installed in the guest)") }
@@ -75,6 +76,13 @@ enum SnapV4L2Benchmark {
         let peers: [(String, String, (String) -> [String])] = [
             ("gst-launch", "gst-launch-1.0", { ["-q", "v4l2src", "device=\(device)", "num-buffers=1", "!", "video/x-raw,width=640,height=480",
                                                 "!", "videoconvert", "!", "jpegenc", "!", "filesink", "location=\($0)"] }),
+            // The still capture writes, made by gst-launch: vivid's limited-range YUY2 converted to
+            // full-range I420 (JFIF's range) and muxed by jifmux, as CaptureKit's still branch does
+            // (without the EXIF tags, which gst-launch cannot write from the device's controls).
+            ("gst-launch-same", "gst-launch-1.0", { ["-q", "v4l2src", "device=\(device)", "num-buffers=1", "!",
+                                                     "video/x-raw,width=640,height=480", "!", "videoconvert", "!",
+                                                     "video/x-raw,format=I420,colorimetry=1:4:7:1", "!", "jpegenc", "!", "jifmux", "!",
+                                                     "filesink", "location=\($0)"] }),
             ("fswebcam", "fswebcam", { ["-q", "-d", device, "-r", "640x480", "--no-banner", "--jpeg", "85", $0] }),
             ("ffmpeg", "ffmpeg", { ["-hide_banner", "-loglevel", "error", "-y", "-f", "video4linux2", "-video_size", "640x480",
                                     "-i", device, "-frames:v", "1", $0] }),
