@@ -24,7 +24,7 @@ gi.require_version("GstSdp", "1.0")
 from gi.repository import GLib, Gst, GstSdp, GstWebRTC  # noqa: E402
 
 CAPS = ("application/x-rtp,media=video,encoding-name=H264,payload=102,clock-rate=90000,"
-        "packetization-mode=(string)1,profile-level-id=(string)42e01f")
+        "packetization-mode=(string)1,profile-level-id=(string)42e01f,level-asymmetry-allowed=(string)1")
 
 
 class Viewer:

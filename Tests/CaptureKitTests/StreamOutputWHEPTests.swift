@@ -13,10 +13,10 @@ struct StreamOutputWHEPTests {
     static let player = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/whep/whep_player.py")
 
     /// A running session with a WHEP output on a free port.
-    static func serving() throws -> (TestSession, StreamOutput, URL) {
+    static func serving(preset: SessionPreset = .vga640x480) throws -> (TestSession, StreamOutput, URL) {
         let port = freePort()
         let output = try StreamOutput(target: StreamTarget(parsing: "whep://127.0.0.1:\(port)/live/whep"), videoSettings: .init(keyFrameInterval: 30))
-        return (try TestSession(preset: .vga640x480, outputs: [output]), output, URL(string: "http://127.0.0.1:\(port)/live/whep")!)
+        return (try TestSession(preset: preset, outputs: [output]), output, URL(string: "http://127.0.0.1:\(port)/live/whep")!)
     }
 
     /// One HTTP request; the status, headers and body.
@@ -110,8 +110,18 @@ struct StreamOutputWHEPTests {
                       "a=rtpmap:108 H264/90000", "a=fmtp:108 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
                       "a=rtpmap:116 H264/90000", "a=fmtp:116 packetization-mode=1;profile-level-id=4d001f", ""].joined(separator: "\r\n")
         let offer = try #require(WHEPOffer(sdp: chrome))
-        #expect(offer.videoPayload == 108 && offer.profileLevelID == "42e01f")
-        #expect(offer.videoCaps.contains("payload=108") && offer.videoCaps.contains("encoding-name=H264"))
+        #expect(offer.videoPayload == 108 && offer.profileLevelID == "42e01f" && offer.levelAsymmetryAllowed)
+        let caps = try offer.videoCaps(streamLevel: "3")
+        #expect(caps.contains("payload=108") && caps.contains("encoding-name=H264") && caps.contains("profile-level-id=(string)42e01f"))
+        // A stream above the offer's level 3.1 is answered at its own level, as the offer allows.
+        #expect(try offer.videoCaps(streamLevel: "4").contains("profile-level-id=(string)42e028"))
+        #expect(try offer.videoCaps(streamLevel: "5.1").contains("profile-level-id=(string)42e033"))
+        let strict = try #require(WHEPOffer(sdp: chrome.replacingOccurrences(of: "level-asymmetry-allowed=1;", with: "")))
+        #expect(!strict.levelAsymmetryAllowed)
+        #expect(try strict.videoCaps(streamLevel: "3.1").contains("42e01f"))
+        #expect(throws: CaptureError.self) { try strict.videoCaps(streamLevel: "4") }
+        #expect(H264Level(name: "4.1")?.idc == 41 && H264Level(name: "1b")?.idc == 9 && H264Level(idc: 40).name == "4"
+                && H264Level(idc: 31).name == "3.1" && H264Level(name: "x") == nil && H264Level(name: "4.7") == nil)
         #expect(WHEPOffer(sdp: chrome.replacingOccurrences(of: "H264", with: "VP9")) == nil)
     }
 
@@ -170,5 +180,28 @@ extension StreamOutputWHEPTests {
         #expect((viewer["frames"] as? Int ?? 0) >= 15, "\(viewer)")
         try await StreamOutputTests.wait(seconds: 5) { output.statistics.clients == 0 }
         #expect(output.statistics.clients == 0)
+    }
+}
+
+extension StreamOutputWHEPTests {
+    @Test("A 1920x1080 stream (H.264 level 4) plays in Chromium, whose offer names level 3.1 and allows asymmetry; an offer that does not is 406 naming both levels")
+    func levelAboveTheOffer() async throws {
+        let (test, output, url) = try Self.serving(preset: .hd1920x1080)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let player = try BackgroundProcess("/usr/bin/python3", [Self.player.path, url.absoluteString, "--frames", "15", "--timeout", "30",
+                                                                 "--hold", "0"])
+        #expect(try await player.wait(seconds: 40), "\(player.output)")
+        let playing = try #require(Self.report("PLAYING", in: player.output), "the browser played: \(player.output)")
+        let viewer = try #require((playing["viewers"] as? [[String: Any]])?.first)
+        #expect((viewer["frames"] as? Int ?? 0) >= 15 && viewer["width"] as? Int == 1920 && viewer["height"] as? Int == 1080, "\(viewer)")
+        let answer = viewer["answerLines"] as? [String] ?? []
+        #expect(answer.contains { $0.hasPrefix("a=fmtp:") && $0.contains("profile-level-id=42e028") }, "answered at level 4: \(answer)")
+        let strict = ["v=0", "o=- 0 0 IN IP4 127.0.0.1", "s=-", "t=0 0", "m=video 9 UDP/TLS/RTP/SAVPF 102", "a=rtpmap:102 H264/90000",
+                      "a=fmtp:102 packetization-mode=1;profile-level-id=42e01f", ""].joined(separator: "\r\n")
+        let (status, _, body) = try await Self.request(url, method: "POST", headers: ["Content-Type": "application/sdp"], body: strict)
+        #expect(status == 406 && body.contains("level 4") && body.contains("level 3.1") && body.contains("level-asymmetry-allowed=1"),
+                "\(status) \(body)")
+        #expect(test.session.isRunning && output.status == .streaming)
     }
 }

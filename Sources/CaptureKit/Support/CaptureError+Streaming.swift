@@ -25,6 +25,14 @@ extension CaptureError {
                             value: String(sdp.prefix(64)))
     }
 
+    /// The SDP offer `sdp` takes H.264 up to `offeredLevel` without allowing a higher one
+    /// (no `level-asymmetry-allowed=1`), and the stream is `streamLevel`.
+    static func offerNotAcceptable(_ sdp: String, streamLevel: String, offeredLevel: String) -> CaptureError {
+        CaptureError(code: .offerNotAcceptable,
+                     message: "the stream is H.264 level \(streamLevel) and the offer takes up to level \(offeredLevel) without level-asymmetry-allowed=1; valid: an offer with level-asymmetry-allowed=1 (as browsers send) or a profile-level-id of level \(streamLevel) or more, or a session preset whose size and rate fit level \(offeredLevel)",
+                     value: String(sdp.prefix(64)))
+    }
+
     /// Streaming to `target` failed: `message` says how.
     static func streamFailed(_ target: StreamTarget, message: String, element: String? = nil) -> CaptureError {
         CaptureError(code: .streamFailed, message: "streaming to \(target.description) failed: \(message)", element: element, value: target.description)

@@ -136,6 +136,12 @@ final class WHEPEndpoint: Sendable {
         guard !closed, bin.element.currentState == .playing else {
             return .failure(.pipelineFailed(element: prefix, message: "the output is not streaming"))
         }
+        let videoCaps: String
+        do throws(CaptureError) {
+            videoCaps = try offer.videoCaps(streamLevel: streamLevel())
+        } catch {
+            return .failure(error)
+        }
         let id = UUID().uuidString.lowercased()
         let name = "\(prefix)_whep\(index)"
         var viewer: WHEPViewer?
@@ -155,7 +161,7 @@ final class WHEPEndpoint: Sendable {
             for element in [queue, pay, webrtc] { bin.add(element) }
             try queue.link(to: pay)
             let sink = try webrtc.requestPad("sink_%u")
-            try sink.prepareWebRTCSend(caps: offer.videoCaps)
+            try sink.prepareWebRTCSend(caps: videoCaps)
             try pay.staticPad("src").link(to: sink)
             try pay.staticPad("src").addBufferProbe { [sent] buffer in
                 sent(buffer.size)
@@ -255,6 +261,15 @@ final class WHEPEndpoint: Sendable {
             if self.removeViewer(id) { CaptureLog.logger.info("WHEP viewer \(id): \(element) failed; removed") }
         }
         return true
+    }
+
+    /// The H.264 level of the stream the tee carries ("4" for 1080p30), as its parser says;
+    /// nil before caps are negotiated.
+    private func streamLevel() -> String? {
+        guard let caps = (try? tee.staticPad("sink"))?.currentCaps,
+              let structure = (try? CapsStructure.parse(caps: caps))?.first,
+              case .string(let level)? = structure.fields["level"] else { return nil }
+        return level
     }
 
     /// On ``work``: unlinks the viewer from the tee between two frames, takes its elements to

@@ -8,8 +8,13 @@ struct WHEPOffer: Sendable, Equatable {
     let sdp: String
     /// The video payload type to send H.264 with.
     let videoPayload: Int
-    /// The offer's `profile-level-id` for that payload type (what the answer repeats).
+    /// The offer's `profile-level-id` for that payload type (what the answer repeats, with the
+    /// stream's level where the offer allows a higher one).
     let profileLevelID: String
+    /// `level-asymmetry-allowed=1` for that payload type: the answerer may send a higher level
+    /// than the offer's `profile-level-id` names (browsers offer it; a receiver decodes what
+    /// its decoder can).
+    let levelAsymmetryAllowed: Bool
     /// The Opus payload type of the offer's audio section; nil without one.
     let audioPayload: Int?
 
@@ -46,6 +51,7 @@ struct WHEPOffer: Sendable, Equatable {
         self.sdp = sdp
         videoPayload = chosen
         profileLevelID = profile(chosen)
+        levelAsymmetryAllowed = formats[chosen]?["level-asymmetry-allowed"] == "1"
         self.audioPayload = audioPayload
     }
 
@@ -54,10 +60,23 @@ struct WHEPOffer: Sendable, Equatable {
         audioPayload.map { "application/x-rtp,media=audio,encoding-name=OPUS,clock-rate=48000,payload=\($0)" }
     }
 
-    /// The RTP caps the viewer's payloader sends and its transceiver prefers.
-    var videoCaps: String {
-        "application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=\(videoPayload),"
-            + "packetization-mode=(string)1,profile-level-id=(string)\(profileLevelID)"
+    /// The RTP caps the viewer's payloader sends and its transceiver prefers, for a stream of
+    /// H.264 level `streamLevel` (as h264parse names it: "3.1", "4"; nil when not known): the
+    /// offer's `profile-level-id`, its level raised to the stream's where the offer allows level
+    /// asymmetry (rtph264pay takes no level above the one these caps name). Throws
+    /// `offerNotAcceptable` when the stream's level is above the offer's and the offer does
+    /// not allow asymmetry.
+    func videoCaps(streamLevel: String?) throws(CaptureError) -> String {
+        var profileLevel = profileLevelID
+        if let streamLevel, let stream = H264Level(name: streamLevel), profileLevelID.count == 6,
+           let offered = UInt8(profileLevelID.suffix(2), radix: 16), stream.idc > offered {
+            guard levelAsymmetryAllowed else {
+                throw .offerNotAcceptable(sdp, streamLevel: streamLevel, offeredLevel: H264Level(idc: offered).name)
+            }
+            profileLevel = profileLevelID.prefix(4) + String(format: "%02x", stream.idc)
+        }
+        return "application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=\(videoPayload),"
+            + "packetization-mode=(string)1,profile-level-id=(string)\(profileLevel)"
     }
 }
 
