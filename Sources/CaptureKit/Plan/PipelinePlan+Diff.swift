@@ -14,6 +14,20 @@
     case addBranch(PipelinePlan.Branch)
 }
 
+extension PlanOperation {
+    /// What the operation does to which part, for the runtime's debug log ("replace source input0").
+    var summary: String {
+        switch self {
+        case .removeBranch(let key): "remove branch \(key)"
+        case .removeSource(let key): "remove source \(key)"
+        case .replaceSource(let source): "replace source \(source.key)"
+        case .addSource(let source): "add source \(source.key)"
+        case .setProperty(let element, let name, let value): "set \(element).\(name)=\(value)"
+        case .addBranch(let branch): "add branch \(branch.key)"
+        }
+    }
+}
+
 extension PipelinePlan {
     /// The operations that turn a pipeline running `self` into one running `new`, in the order
     /// to apply them: removals, source changes, property changes, additions.

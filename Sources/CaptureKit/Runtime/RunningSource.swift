@@ -35,7 +35,8 @@ struct RunningSource: Sendable {
                     device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat,
                     targetLuma: sensor?.targetLuma(pixelFormat: format.pixelFormat) ?? AutoControlLoop.middleGray) : nil
                 if let sensor {
-                    sensor.install(on: try bin.element(named: "\(plan.key)_caps").staticPad("src"), loop: loop)
+                    sensor.install(on: try bin.element(named: "\(plan.key)_caps").staticPad("src"), loop: loop,
+                                   source: try bin.element(named: "\(plan.key)_src"))
                 }
                 let monitor = SubjectAreaMonitor(device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat)
                 let exitLoop = sensor == nil ? loop : nil

@@ -74,7 +74,7 @@ final class SessionRuntime: Sendable {
             for node in graph.branches { live.branches[node.name]?.slot?.connection = node.connection }
             return live.plan.diff(to: plan)
         }
-        CaptureLog.logger.debug("runtime: \(operations.count) operation(s)")
+        CaptureLog.logger.debug("runtime: \(operations.count) operation(s)\(operations.isEmpty ? "" : ": ")\(operations.map(\.summary).joined(separator: ", "))")
         for operation in operations {
             switch operation {
             case .removeBranch(let key): removeBranch(key, error: .captureCancelled)

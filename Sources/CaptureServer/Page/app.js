@@ -304,7 +304,9 @@
       .then(function () {
         var video = $("video");
         return waitFor(function () { return video.readyState >= 2 && video.videoWidth > 0; }, video, ["loadeddata", "resize", "playing"], 5000)
-          .catch(function () { throw new Error("WebRTC connected but no picture came"); });
+          .catch(function () {
+            return receivedVideo(pc).then(function (what) { throw new Error("WebRTC connected but no picture came" + what); });
+          });
       })
       .then(function () {
         pc.onconnectionstatechange = function () {
@@ -320,6 +322,21 @@
         stopWHEP();
         throw error;
       });
+  }
+
+  // What the peer connection received of the video, for a failure's reason: " (N packets,
+  // N frames decoded, N key frames, N PLIs sent)", or "" where the browser does not say.
+  function receivedVideo(pc) {
+    return pc.getStats().then(function (report) {
+      var what = "";
+      report.forEach(function (stat) {
+        if (stat.type === "inbound-rtp" && (stat.kind || stat.mediaType) === "video") {
+          what = " (" + (stat.packetsReceived || 0) + " packets, " + (stat.framesDecoded || 0) + " frames decoded, " +
+            (stat.keyFramesDecoded || 0) + " key frames, " + (stat.pliCount || 0) + " PLIs sent)";
+        }
+      });
+      return what;
+    }).catch(function () { return ""; });
   }
 
   function stopWHEP() {

@@ -389,10 +389,13 @@ def main():
             if page.js("return document.getElementById('torch').disabled"):
                 return False, {"error": "the torch button is disabled", "torchMode": controls(state).get("torchMode"), "device": device_id(state)}
             baseline = page.luma_for(1000)
+            # Sampling starts before the click: auto exposure takes the torch's light back within a
+            # few frames, and those frames would be gone by the time /api/state said "on".
+            page.js("window.__torchLuma = null; __lumaFor(2500, function (samples) { window.__torchLuma = samples; })")
             page.click_id("torch")
             on_state = wait_until(lambda: value(controls(page.state()).get("torchMode")) == "on" or None, 5)
             pressed = page.js("return document.getElementById('torch').getAttribute('aria-pressed')")
-            lit = page.luma_for(1500)
+            lit = wait_until(lambda: page.js("return window.__torchLuma"), 8, 0.1) or []
             page.shot("torch-on")
             page.click_id("torch")
             off_state = wait_until(lambda: value(controls(page.state()).get("torchMode")) == "off" or None, 5)

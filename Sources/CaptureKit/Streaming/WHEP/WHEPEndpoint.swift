@@ -34,6 +34,8 @@ final class WHEPEndpoint: Sendable {
 
     /// Seconds a viewer has to connect after its answer before it is dropped.
     static let connectTimeout = 15.0
+    /// How long an answer waits for the viewer's first frame (its caps) to reach webrtcbin.
+    static let firstFrameTimeout = DispatchTimeInterval.seconds(2)
     /// Seconds without RTCP after which a viewer that sent some is taken as gone.
     static let silenceLimit = 5.0
 
@@ -162,6 +164,15 @@ final class WHEPEndpoint: Sendable {
             try queue.link(to: pay)
             let sink = try webrtc.requestPad("sink_%u")
             try sink.prepareWebRTCSend(caps: videoCaps)
+            // webrtcbin writes the send pad's SSRC and msid into its answer only once caps have
+            // reached that pad: an answer made before the viewer's first frame got there has
+            // neither, and Chrome then takes none of the packets (it connects, and shows nothing).
+            let capsArrived = DispatchSemaphore(value: 0)
+            sink.addProbe(.eventDownstream) { _, data in
+                guard case .event(.caps) = data else { return .ok }
+                capsArrived.signal()
+                return .remove
+            }
             try pay.staticPad("src").link(to: sink)
             try pay.staticPad("src").addBufferProbe { [sent] buffer in
                 sent(buffer.size)
@@ -196,6 +207,9 @@ final class WHEPEndpoint: Sendable {
             webrtc.onSignal("notify::connection-state") { [weak self, weak webrtc] in
                 guard let self, let state = try? webrtc?.get("connection-state") else { return }
                 self.work.async { self.connectionChanged(id, state: state) }
+            }
+            if capsArrived.wait(timeout: .now() + Self.firstFrameTimeout) == .timedOut {
+                CaptureLog.logger.warning("WHEP viewer \(id): no frame reached it within \(Self.firstFrameTimeout); answering without its SSRC")
             }
             let answer = try webrtc.answerWebRTCOffer(offer.sdp, timeout: 5_000)
             if let rtpbin = webrtc.child(named: "rtpbin"), let heard = viewer?.heard {
