@@ -53,6 +53,8 @@ struct StreamOutputWHEPTests {
             #expect(answer.contains("a=sendonly") && answer.contains { $0.hasPrefix("a=rtpmap:") && $0.contains("H264/90000") }, "\(answer)")
             #expect(answer.contains { $0.hasPrefix("a=fmtp:") && $0.contains("profile-level-id=42e01f") && $0.contains("packetization-mode=1") }, "\(answer)")
             #expect(answer.contains { $0.hasPrefix("a=candidate:") }, "\(answer)")
+            // The SSRC the packets carry: answered once the viewer's first frame reached webrtcbin.
+            #expect(answer.contains { $0.hasPrefix("a=ssrc:") }, "\(answer)")
         }
         let firstFrames = viewers.compactMap { $0["firstFrameMs"] as? Double }.map { Int($0) }
         print("WHEP: first decoded frame \(firstFrames) ms after each POST")

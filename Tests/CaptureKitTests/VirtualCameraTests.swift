@@ -31,4 +31,30 @@ struct VirtualCameraTests {
             #expect(word == Canvas.word(b: level, g: level, r: level))
         }
     }
+
+    @Test("a painter slower than the frame rate drops frames instead of falling behind: every frame delivered is within two frame durations of the clock")
+    func slowPainterKeepsTime() async throws {
+        let frames = VideoDataOutput()
+        let stream = frames.sampleBuffers(bufferingNewest: 256)
+        let test = try TestSession(preset: .cif352x288, outputs: [frames])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let pipeline = try #require(test.session.runtime?.pipeline)
+        // After the painter, on the frames it painted: 50 ms each, a painter at 20 fps for a 30 fps format.
+        try pipeline.element(named: "input0_caps").staticPad("src").addBufferProbe { _ in
+            Thread.sleep(forTimeInterval: 0.05)
+            return .pass
+        }
+        let clock = ContinuousClock(), start = clock.now
+        var lags: [Double] = []
+        for await sample in stream {
+            guard clock.now - start < .seconds(3) else { break }
+            guard clock.now - start > .seconds(1), let now = pipeline.runningTime else { continue }
+            lags.append(Double(Int64(now) - sample.presentationTime.nanoseconds) / 1e9)
+        }
+        // Stamped by count, the frames fell 0.33 s further behind each second (about 1 s by the
+        // end); now a frame is at most two durations (67 ms) old when painted, plus the 50 ms
+        // stall and delivery.
+        #expect(lags.count >= 20 && (lags.max() ?? 1) < 0.2, "\(lags.count) frames, lag up to \(lags.max() ?? -1) s")
+    }
 }
