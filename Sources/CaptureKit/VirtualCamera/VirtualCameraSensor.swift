@@ -39,6 +39,9 @@ final class VirtualCameraSensor: Sendable {
 
     /// A frame's duration where its buffer does not say (30 fps), in nanoseconds.
     static let nominalFrameDuration: UInt64 = 33_333_333
+    /// How many frame durations late a frame may be and still be painted: about as many frames
+    /// as a capture driver's queue of buffers holds.
+    static let queuedFrames: UInt64 = 3
 
     /// Frames painted so far.
     var frameCount: Int { frames.load(ordering: .relaxed) }
@@ -46,16 +49,18 @@ final class VirtualCameraSensor: Sendable {
     /// Installs the painter on `pad` (the source's caps filter output); `source` is the element
     /// whose clock tells the time a frame is painted at.
     ///
-    /// A frame already more than two frame durations old when it reaches the painter is dropped
-    /// unpainted, as a camera's driver drops the frames nobody took: `videotestsrc` stamps frames
-    /// by count, so a painter slower than the frame rate (a debug build re-rendering the scene
-    /// every frame while auto exposure moves) would otherwise leave every later frame's time
-    /// seconds behind the clock, and a camera switch (whose new source stamps by the clock)
-    /// would then jump the stream seconds ahead, which a WebRTC viewer holds back as far.
+    /// A frame already more than ``queuedFrames`` frame durations old when it reaches the
+    /// painter is dropped unpainted, as a camera's driver drops the frames nobody took once its
+    /// queue of buffers is full (a shorter stall is absorbed as the queue absorbs it: those frames
+    /// keep their times and follow one another quickly). `videotestsrc` stamps frames by count, so
+    /// a painter slower than the frame rate (a debug build re-rendering the scene every frame
+    /// while auto exposure moves) would otherwise leave every later frame's time seconds behind
+    /// the clock, and a camera switch (whose new source stamps by the clock) would then jump the
+    /// stream seconds ahead, which a WebRTC viewer holds back as far.
     func install(on pad: Pad, loop: AutoControlLoop?, source: Element) {
         pad.addBufferProbe { [self] buffer in
             if let time = buffer.runningTime, let now = source.runningTime,
-               now > time + 2 * (buffer.duration ?? Self.nominalFrameDuration) {
+               now > time + Self.queuedFrames * (buffer.duration ?? Self.nominalFrameDuration) {
                 return .drop
             }
             let index = frames.add(1, ordering: .relaxed).oldValue
