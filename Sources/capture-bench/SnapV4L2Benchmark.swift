@@ -74,15 +74,11 @@ enum SnapV4L2Benchmark {
         }
         var absent: [String] = []
         let peers: [(String, String, (String) -> [String])] = [
-            ("gst-launch", "gst-launch-1.0", { ["-q", "v4l2src", "device=\(device)", "num-buffers=1", "!", "video/x-raw,width=640,height=480",
-                                                "!", "videoconvert", "!", "jpegenc", "!", "filesink", "location=\($0)"] }),
+            ("gst-launch", "gst-launch-1.0", gstLaunch(["videoconvert", "jpegenc"])),
             // The still capture writes, made by gst-launch: vivid's limited-range YUY2 converted to
             // full-range I420 (JFIF's range) and muxed by jifmux, as CaptureKit's still branch does
             // (without the EXIF tags, which gst-launch cannot write from the device's controls).
-            ("gst-launch-same", "gst-launch-1.0", { ["-q", "v4l2src", "device=\(device)", "num-buffers=1", "!",
-                                                     "video/x-raw,width=640,height=480", "!", "videoconvert", "!",
-                                                     "video/x-raw,format=I420,colorimetry=1:4:7:1", "!", "jpegenc", "!", "jifmux", "!",
-                                                     "filesink", "location=\($0)"] }),
+            ("gst-launch-same", "gst-launch-1.0", gstLaunch(["videoconvert", "video/x-raw,format=I420,colorimetry=1:4:7:1", "jpegenc", "jifmux"])),
             ("fswebcam", "fswebcam", { ["-q", "-d", device, "-r", "640x480", "--no-banner", "--jpeg", "85", $0] }),
             ("ffmpeg", "ffmpeg", { ["-hide_banner", "-loglevel", "error", "-y", "-f", "video4linux2", "-video_size", "640x480",
                                     "-i", device, "-frames:v", "1", $0] }),
@@ -95,6 +91,15 @@ enum SnapV4L2Benchmark {
             }
         }
         return (tools, absent)
+    }
+
+    /// gst-launch-1.0's arguments for one 640x480 frame from the device through `stages` into the file it is given.
+    static func gstLaunch(_ stages: [String]) -> (String) -> [String] {
+        { output in
+            let chain = [["v4l2src", "device=\(device)", "num-buffers=1"], ["video/x-raw,width=640,height=480"]] + stages.map { [$0] }
+                + [["filesink", "location=\(output)"]]
+            return ["-q"] + Array(chain.joined(separator: ["!"]))
+        }
     }
 
     /// One whole-process run in milliseconds; throws unless it left a 640x480 JPEG.
