@@ -32,7 +32,7 @@ struct VirtualCameraTests {
         }
     }
 
-    @Test("a painter slower than the frame rate drops frames instead of falling behind: every frame delivered is within three frame durations of the clock, plus its painting")
+    @Test("a painter slower than the frame rate drops frames instead of falling behind: every frame delivered is within ten frame durations of the clock, plus its painting")
     func slowPainterKeepsTime() async throws {
         let frames = VideoDataOutput()
         let stream = frames.sampleBuffers(bufferingNewest: 256)
@@ -53,8 +53,8 @@ struct VirtualCameraTests {
             lags.append(Double(Int64(now) - sample.presentationTime.nanoseconds) / 1e9)
         }
         // Stamped by count, the frames fell 0.33 s further behind each second (1.04 s by the
-        // end); now a frame is at most three durations (100 ms) old when painted, plus the 50 ms
-        // stall and its delivery (a busy machine's share of the 0.3 s).
-        #expect(lags.count >= 20 && (lags.max() ?? 1) < 0.3, "\(lags.count) frames, lag up to \(lags.max() ?? -1) s")
+        // end); now a frame is at most `queuedFrames` durations (333 ms) old when painted, plus
+        // the 50 ms stall and its delivery (0.38 s measured).
+        #expect(lags.count >= 20 && (lags.max() ?? 1) < 0.5, "\(lags.count) frames, lag up to \(lags.max() ?? -1) s")
     }
 }
