@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "capture",
             dependencies: [
-                "CaptureKit", "CaptureFiles", "CaptureServer",
+                "CaptureKit", "CaptureFiles", "CaptureServer", "GStreamerSwift",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

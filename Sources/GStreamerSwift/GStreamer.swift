@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerSys
+import Foundation
 
 /// Process-wide GStreamer set-up.
 public enum GStreamer {
@@ -11,6 +12,37 @@ public enum GStreamer {
     /// Initializes GStreamer once per process; cheap and thread-safe after the first call.
     public static func initialize() {
         _ = initialized
+    }
+
+    /// Starts `initialize()` on another thread, then loads the plugins that provide `factories`,
+    /// and returns at once: a process that knows what it will run soon (a command line being
+    /// parsed) overlaps loading the registry and those plugins with its own start-up. A later
+    /// `initialize()` waits for the registry; an element made while its plugin is still loading
+    /// waits for that plugin. Names no plugin provides are skipped.
+    public static func initializeInBackground(loading factories: [String] = []) {
+        Thread.detachNewThread {
+            initialize()
+            for name in factories { load(factory: name) }
+        }
+    }
+
+    /// Loads the plugin that provides the element factory `name`, if any.
+    static func load(factory name: String) {
+        guard let factory = gst_element_factory_find(name) else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
+        // GstElementFactory and GstPluginFeature are both opaque here: the factory is its feature.
+        if let loaded = gst_plugin_feature_load(factory) { gst_object_unref(UnsafeMutableRawPointer(loaded)) }
+    }
+
+    /// Whether the plugin that provides the element factory `name` is loaded.
+    static func isPluginLoaded(providing name: String) -> Bool {
+        initialize()
+        guard let factory = gst_element_factory_find(name) else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
+        guard let pluginName = gst_plugin_feature_get_plugin_name(factory),
+              let plugin = gst_registry_find_plugin(gst_registry_get(), pluginName) else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
+        return gst_plugin_is_loaded(plugin) != 0
     }
 
     /// The library version, e.g. "1.22.0".

@@ -178,3 +178,20 @@ struct BufferFlagTests {
         }
     }
 }
+
+@Suite("GStreamer start-up")
+struct GStreamerStartupTests {
+    @Test("initializeInBackground loads the plugins of the factories named, skipping names no plugin provides")
+    func backgroundLoading() async throws {
+        // alphacolor: a plugin nothing else in this process uses.
+        try #require(!GStreamer.isPluginLoaded(providing: "alphacolor"))
+        GStreamer.initializeInBackground(loading: ["no-such-element", "alphacolor"])
+        var waited = 0
+        while !GStreamer.isPluginLoaded(providing: "alphacolor"), waited < 100 {
+            try await Task.sleep(for: .milliseconds(100))
+            waited += 1
+        }
+        #expect(GStreamer.isPluginLoaded(providing: "alphacolor"))
+        #expect(!GStreamer.isPluginLoaded(providing: "no-such-element"))
+    }
+}

@@ -42,9 +42,9 @@ struct V4L2DeviceDescription: Equatable {
     static func stableID(for path: String, in directory: String) -> String? {
         let manager = FileManager.default
         guard let entries = try? manager.contentsOfDirectory(atPath: directory) else { return nil }
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let target = resolvedPath(path)
         return entries.sorted().map { directory + "/" + $0 }.first {
-            URL(fileURLWithPath: $0).resolvingSymlinksInPath().path == target
+            resolvedPath($0) == target
         }
     }
 
