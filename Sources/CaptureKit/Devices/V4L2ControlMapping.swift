@@ -287,9 +287,12 @@ extension V4L2ControlMapping {
 
         /// Whether `control` is this role's control: by id, or by name in any spelling.
         func matches(_ control: V4L2ControlInfo) -> Bool {
-            if control.id == id { return true }
-            let name = V4L2ControlInfo.variableName(control.name)
-            return names.contains(name)
+            control.id == id || names.contains(V4L2ControlInfo.variableName(control.name))
+        }
+
+        /// `matches(_:)` for a control whose folded name (`V4L2ControlInfo.variableName`) is known.
+        func matches(_ control: V4L2ControlInfo, folded name: String) -> Bool {
+            control.id == id || names.contains(name)
         }
     }
 
@@ -298,9 +301,11 @@ extension V4L2ControlMapping {
         let controls: [Role: V4L2ControlInfo]
 
         init(_ table: V4L2ControlTable) {
+            // Each name folded once, not once per role.
+            let folded = table.controls.map { (control: $0, name: V4L2ControlInfo.variableName($0.name)) }
             var controls: [Role: V4L2ControlInfo] = [:]
             for role in Role.allCases {
-                controls[role] = table.controls.first { role.matches($0) }
+                controls[role] = folded.first { role.matches($0.control, folded: $0.name) }?.control
             }
             self.controls = controls
         }
