@@ -1,6 +1,6 @@
 import CGStreamer
 import CGStreamerSys
-import Foundation
+import Dispatch
 
 /// Process-wide GStreamer set-up.
 public enum GStreamer {
@@ -20,7 +20,7 @@ public enum GStreamer {
     /// `initialize()` waits for the registry; an element made while its plugin is still loading
     /// waits for that plugin. Names no plugin provides are skipped.
     public static func initializeInBackground(loading factories: [String] = []) {
-        Thread.detachNewThread {
+        DispatchQueue.global(qos: .userInitiated).async {
             initialize()
             for name in factories { load(factory: name) }
         }
