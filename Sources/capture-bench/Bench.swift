@@ -4,10 +4,14 @@ import Foundation
 /// capture-bench: CaptureKit against plain gst-launch-1.0 in the same run.
 /// Usage: capture-bench frames | still | start | switch | live | controls | scan | memory | record | stream | stream-latency | preview | live-preview | serve | all, or snap-v4l2 where vivid's
 /// /dev/video0 exists (scripts/v4l2vm-bench.sh; not part of all). Each prints one JSON line last.
+/// `capture-bench snap-gst FILE` is not a benchmark: it is the `swift-gst` peer snap-v4l2 times.
 @main
 enum Bench {
     static func main() async throws {
         let which = CommandLine.arguments.dropFirst().first ?? "all"
+        if which == "snap-gst", CommandLine.arguments.count == 3 {
+            return try SnapFloor.run(output: CommandLine.arguments[2])
+        }
         let benches: [String: () async throws -> [String: Double]] = [
             "frames": FramesBenchmark.run, "still": StillBenchmark.run, "start": StartBenchmark.run, "switch": SwitchBenchmark.run, "live": LiveBenchmark.run, "controls": ControlsBenchmark.run,
             "scan": ScanBenchmark.run, "memory": MemoryBenchmark.run, "snap-v4l2": SnapV4L2Benchmark.run, "record": RecordBenchmark.run, "stream": StreamBenchmark.run, "stream-latency": StreamLatencyBenchmark.run,

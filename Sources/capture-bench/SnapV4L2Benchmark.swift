@@ -2,7 +2,8 @@ import Foundation
 
 /// `capture-bench snap-v4l2 [NAME=CAPTURE-BINARY …]`, on a machine with vivid's /dev/video0 (scripts/v4l2vm-bench.sh runs it there): whole-process time
 /// to one 640x480 JPEG from vivid's /dev/video0 for `capture snap -d /dev/video0` and the one-shot
-/// tools beside it (gst-launch-1.0, the same still made by gst-launch-1.0, fswebcam, ffmpeg), median of 7 rounds, interleaved: each round
+/// tools beside it (gst-launch-1.0, the same still made by gst-launch-1.0 and by a Swift process of
+/// this package without CaptureKit's model, fswebcam, ffmpeg), median of 7 rounds, interleaved: each round
 /// runs every tool once, starting one further along the list each time. One untimed round first
 /// (page cache, the driver's first open). Ratios are to gst-launch-1.0 in the same run. Tools not
 /// installed in the guest are reported absent. Every run must exit 0 and leave a 640x480 JPEG
@@ -64,14 +65,21 @@ enum SnapV4L2Benchmark {
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 { captures.append((parts[0], parts[1])) }
         }
-        var tools = captures.map { name, binary in
+        /// The binary copied to the temporary directory, where it runs from (the original if it cannot be copied).
+        func localCopy(_ name: String, of binary: String) -> String {
             let local = (directory as NSString).appendingPathComponent("snap-v4l2-\(name)")
             try? FileManager.default.removeItem(atPath: local)
             let executable = (try? FileManager.default.copyItem(atPath: binary, toPath: local)) != nil ? local : binary
             print("\(name): \(binary)\(executable == local ? ", run from a copy in \(directory)" : "")")
-            return Tool(name: name, executable: executable, arguments: ["snap", "-d", device, "--preset", "vga640x480", "-o", path(name)],
-                        output: path(name), needsExif: true)
+            return executable
         }
+        var tools = captures.map { name, binary in
+            Tool(name: name, executable: localCopy(name, of: binary), arguments: ["snap", "-d", device, "--preset", "vga640x480", "-o", path(name)],
+                 output: path(name), needsExif: true)
+        }
+        // The same still as gst-launch-same, from a Swift process of this package (SnapFloor).
+        tools.append(Tool(name: "swift-gst", executable: localCopy("swift-gst", of: CommandLine.arguments[0]),
+                          arguments: ["snap-gst", path("swift-gst")], output: path("swift-gst")))
         var absent: [String] = []
         let peers: [(String, String, (String) -> [String])] = [
             ("gst-launch", "gst-launch-1.0", gstLaunch(["videoconvert", "jpegenc"])),

@@ -1,0 +1,35 @@
+import Foundation
+import GStreamerSwift
+
+/// `capture-bench snap-gst FILE`: the still `gst-launch-same` makes (640x480 from vivid, full-range
+/// I420, `jpegenc`, `jifmux`), made by a Swift process through GStreamerSwift alone: no argument
+/// parser, no device model, no session. `snap-v4l2` times it as the peer `swift-gst`, the floor a
+/// Swift program pays for the same still (its runtime, Foundation and this binary's libraries).
+enum SnapFloor {
+    static func run(output: String) throws {
+        GStreamer.initialize()
+        let pipeline = Pipeline(name: "floor")
+        let source = try Element(factory: "v4l2src", name: "src")
+        try source.set("device", SnapV4L2Benchmark.device)
+        try source.set("num-buffers", "1")
+        let sink = try Element(factory: "filesink", name: "file")
+        try sink.set("location", output)
+        let chain = [source, try Element(factory: "videoconvert", name: "convert"), try Element(factory: "jpegenc", name: "encode"),
+                     try Element(factory: "jifmux", name: "mux"), sink]
+        for element in chain { pipeline.add(element) }
+        try chain[0].link(to: chain[1], caps: "video/x-raw,width=640,height=480")
+        try chain[1].link(to: chain[2], caps: "video/x-raw,format=I420,colorimetry=1:4:7:1")
+        try chain[2].link(to: chain[3])
+        try chain[3].link(to: chain[4])
+        try pipeline.setState(.playing)
+        defer { try? pipeline.setState(.null) }
+        while let message = pipeline.bus.pop(timeout: 10_000_000_000) {
+            switch message {
+            case .endOfStream: return
+            case .error(let element, let text, _, _): throw BenchFailure(message: "\(element): \(text)")
+            default: continue
+            }
+        }
+        throw BenchFailure(message: "no end of stream within 10 s")
+    }
+}
