@@ -37,6 +37,9 @@ enum MovieFinalizer {
                 guard let queue = try? Element(factory: "queue", name: "queue_\(pad.name)") else { return }
                 pipeline.add(queue)
                 _ = queue.syncStateWithParent()
+                // qtdemux starts every track's segment where one track starts; the muxer would
+                // drop another's earlier samples (a video key frame at 0 before the audio's first).
+                pad.startTimeSegmentsAtZero()
                 try? pad.link(to: queue)
                 if let target = try? mux.requestPad(kind) { try? queue.staticPad("src").link(to: target) }
             }

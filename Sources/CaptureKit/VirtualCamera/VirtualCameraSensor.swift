@@ -42,8 +42,8 @@ final class VirtualCameraSensor: Sendable {
     /// How many frame durations late a frame may be and still be painted (a third of a second
     /// at 30 fps): enough that a slow start or a short stall is absorbed as a driver's queue of
     /// buffers absorbs it, little enough that a camera switch moves the stream no more than that.
-    /// (At three, `pipelines/record-movie.yaml`'s movie lost a second of its frames in 5 of 8
-    /// runs of its test; at ten, none in 6.)
+    /// (Three worked as well, once the movie finalizer kept a key frame before the audio's start;
+    /// ten is what the browser checks were run with.)
     static let queuedFrames: UInt64 = 10
 
     /// Frames painted so far.
