@@ -11,8 +11,8 @@ extension Pad {
     /// mp4mux drops them as outside the segment: the first key frame, and with it every frame up
     /// to the next.
     ///
-    /// Threading: the probe runs on the streaming thread that pushes the event; it calls no
-    /// Swift code.
+    /// Threading: the probe runs on the streaming thread that pushes the event, and calls no
+    /// user code.
     public func startTimeSegmentsAtZero() {
         gst_pad_add_probe(pointer.raw, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, { _, info, _ in
             guard let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }

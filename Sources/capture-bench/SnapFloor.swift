@@ -12,15 +12,16 @@ enum SnapFloor {
         let source = try Element(factory: "v4l2src", name: "src")
         try source.set("device", SnapV4L2Benchmark.device)
         try source.set("num-buffers", "1")
+        let convert = try Element(factory: "videoconvert", name: "convert")
+        let encode = try Element(factory: "jpegenc", name: "encode")
+        let mux = try Element(factory: "jifmux", name: "mux")
         let sink = try Element(factory: "filesink", name: "file")
         try sink.set("location", output)
-        let chain = [source, try Element(factory: "videoconvert", name: "convert"), try Element(factory: "jpegenc", name: "encode"),
-                     try Element(factory: "jifmux", name: "mux"), sink]
-        for element in chain { pipeline.add(element) }
-        try chain[0].link(to: chain[1], caps: "video/x-raw,width=640,height=480")
-        try chain[1].link(to: chain[2], caps: "video/x-raw,format=I420,colorimetry=1:4:7:1")
-        try chain[2].link(to: chain[3])
-        try chain[3].link(to: chain[4])
+        for element in [source, convert, encode, mux, sink] { pipeline.add(element) }
+        try source.link(to: convert, caps: "video/x-raw,width=640,height=480")
+        try convert.link(to: encode, caps: "video/x-raw,format=I420,colorimetry=1:4:7:1")
+        try encode.link(to: mux)
+        try mux.link(to: sink)
         try pipeline.setState(.playing)
         defer { try? pipeline.setState(.null) }
         while let message = pipeline.bus.pop(timeout: 10_000_000_000) {
