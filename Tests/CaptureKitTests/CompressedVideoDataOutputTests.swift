@@ -151,6 +151,7 @@ struct CompressedVideoDataOutputTests {
         movie.startRecording(to: try temporaryDirectory().appendingPathComponent("shared.mp4"), recordingDelegate: events)
         let encoders = test.session.pipelineDescription.components(separatedBy: "x264enc").count - 1
         #expect(encoders == 1, "\(test.session.pipelineDescription)")
+        #expect(try await events.started(within: 10))
         movie.stopRecording()
         #expect(await events.finished(within: 10) == .some(nil))
     }

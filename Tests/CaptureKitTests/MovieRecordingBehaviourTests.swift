@@ -135,6 +135,33 @@ struct MovieRecordingBehaviourTests {
         #expect(try #require(try MovieProbe(url.path).video).frames >= 15)
     }
 
+    @Test("a recording stopped before its first frame ends with noDataCaptured naming the file, and leaves no file", arguments: ["mp4", "mkv"])
+    func stoppedBeforeFirstFrame(ext: String) async throws {
+        let movie = MovieFileOutput()
+        let test = try MovieFileOutputTests.session(outputs: [movie])
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        let url = try temporaryDirectory().appendingPathComponent("empty.\(ext)")
+        let events = RecordingEvents()
+        // Stopped at once: the recording's encoder has not made its first key frame yet.
+        movie.startRecording(to: url, recordingDelegate: events)
+        movie.stopRecording()
+        let error = try await events.finishError(within: 10)
+        try #require(!events.all.contains(.started(url)), "a frame was recorded before the stop: \(events.all)")
+        #expect(error.code == .noDataCaptured && error.value == url.path && !error.recordingSuccessfullyFinished, "\(error)")
+        #expect(error.message.contains(url.path), "\(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(!movie.isRecording)
+        // The output records again.
+        let next = url.deletingLastPathComponent().appendingPathComponent("next.\(ext)")
+        let again = RecordingEvents()
+        movie.startRecording(to: next, recordingDelegate: again)
+        #expect(try await again.started(within: 10))
+        movie.stopRecording()
+        #expect(await again.finished(within: 10) == .some(nil))
+        #expect(try #require(try MovieProbe(next.path).video).frames >= 1)
+    }
+
     @Test("misuse is reported through did-finish with a typed error naming the value: extension, existing file, session not running")
     func misuse() async throws {
         let movie = MovieFileOutput()

@@ -63,22 +63,28 @@ extension MovieFileOutput {
     }
 
     /// Sends did-finish for `recording` (once) with why it ended: the reason a limit gave,
-    /// else `error` (nil after `stopRecording`).
+    /// else `error` (nil after `stopRecording`); `noDataCaptured`, and no file, when no frame
+    /// reached the file.
     func finish(_ recording: Recording, error: CaptureError?) {
-        let (reason, stats) = recording.progress.withLock { progress -> (CaptureError?, (Int, Int)?) in
+        let (ending, stats) = recording.progress.withLock { progress -> (CaptureError?, (Int, Int)?) in
             guard !progress.finished else { return (nil, nil) }
             progress.finished = true
             return (progress.ending ?? error, (progress.framesIn, progress.framesOut))
         }
         guard let stats else { return }
+        // No frame reached the muxer: the file holds headers and no media, which no player opens.
+        // A failure keeps its own reason; an ending that would have left a complete file says so.
+        let empty = stats.1 == 0 && (ending == nil || ending?.recordingSuccessfullyFinished == true)
+        let reason = empty ? CaptureError.noDataCaptured(recording.settings.url) : ending
         // The recording needs no branch any more, though it is still being finalised.
         state.withLock { if $0.recording === recording { $0.stopping = true } }
         recording.syncer.close()
         let settings = recording.settings
-        let finalizes = settings.container.fragments && settings.fragmentInterval.isNumeric && settings.fragmentInterval.seconds > 0
+        let finalizes = !empty && settings.container.fragments && settings.fragmentInterval.isNumeric && settings.fragmentInterval.seconds > 0
             && (reason == nil || reason?.recordingSuccessfullyFinished == true)
         // Off the session's executor: the index is written from the fragments, then did-finish.
         Self.finalizing.async {
+            if empty { try? FileManager.default.removeItem(at: settings.url) }
             if finalizes {
                 if !MovieFinalizer.finalize(settings.url, container: settings.container, matrix: settings.displayMatrix) {
                     CaptureLog.logger.warning("\(settings.url.path) keeps its fragments: it plays, without a single index")

@@ -18,6 +18,8 @@ extension CaptureError.Code {
     public static let formatChanged = CaptureError.Code(rawValue: "formatChanged")
     /// Encoding or writing a recording failed.
     public static let recordingFailed = CaptureError.Code(rawValue: "recordingFailed")
+    /// A recording ended before its first frame (AVError.noDataCaptured); no file was left.
+    public static let noDataCaptured = CaptureError.Code(rawValue: "noDataCaptured")
 }
 
 extension CaptureError {
@@ -74,6 +76,13 @@ extension CaptureError {
     /// The session stopped during a recording; the file was finished.
     public static let sessionStopped = CaptureError(code: .sessionStopped, message: "the session stopped; the recording was finished",
                                                     value: nil, recordingSuccessfullyFinished: true)
+
+    /// A recording to `url` ended before a frame reached its file; the file, which held no media,
+    /// was removed.
+    public static func noDataCaptured(_ url: URL) -> CaptureError {
+        CaptureError(code: .noDataCaptured, message: "the recording to '\(url.path)' ended before its first frame; no file was written",
+                     value: url.path)
+    }
 
     /// Encoding or writing a recording failed (`error` tells where); `usable` whether the file
     /// plays up to its last fragment.

@@ -31,6 +31,16 @@ final class RecordingEvents: FileOutputRecordingDelegate {
         return try #require(finished, "did-finish without an error", sourceLocation: sourceLocation)
     }
 
+    /// Waits for did-start; false when it did not come in `seconds`.
+    func started(within seconds: Double) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if all.contains(where: { if case .started = $0 { true } else { false } }) { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
     /// Waits (off the cooperative pool) for did-finish; nil when it did not come in `seconds`.
     func finished(within seconds: Double) async -> CaptureError?? {
         let signal = finishedSignal
