@@ -1,3 +1,4 @@
+import CaptureKit
 import Foundation
 
 /// The folder recordings go to and `/recordings/` serves from. Only regular files inside it
@@ -25,20 +26,14 @@ struct RecordingsDirectory: Sendable {
     }
 
     /// The folder's real path, symlinks resolved.
-    var realPath: String { Self.realPath(url.path) ?? url.path }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    var realPath: String { CaptureKit.realPath(url.path) ?? url.path }
 
     /// The file a request names (`name` as it came in the URL, percent-encoded), or nil: not a
     /// single component, not in the folder once symlinks are resolved, not a regular file.
     func file(named raw: String) -> URL? {
         guard let name = raw.removingPercentEncoding, Self.isPlainName(name) else { return nil }
         let root = realPath
-        guard let real = Self.realPath(url.appendingPathComponent(name).path),
+        guard let real = CaptureKit.realPath(url.appendingPathComponent(name).path),
               real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }

@@ -164,7 +164,7 @@ final class DeviceRegistry: Sendable {
     /// the device joins the registry, so later listings and hot-plug events give the same object.
     /// Nil when no such camera is known or the node is not one (the caller then lists devices).
     func device(atPath path: String) -> CaptureDevice? {
-        let node = resolvedPath(path)
+        let node = realPath(path) ?? path
         if let known = knownDevice(atNode: node) { return known }
         guard monitor.withLock({ $0 == nil }), let description = V4L2DeviceProbe.describe(path: node) else { return nil }
         return known.withLock { known in
@@ -179,7 +179,7 @@ final class DeviceRegistry: Sendable {
         known.withLock { known in
             known.values.first { device in
                 guard let path = device.backend.devicePath else { return false }
-                return resolvedPath(path) == node
+                return (realPath(path) ?? path) == node
             }
         }
     }

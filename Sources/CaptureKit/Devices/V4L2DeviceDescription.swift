@@ -42,9 +42,9 @@ struct V4L2DeviceDescription: Equatable {
     static func stableID(for path: String, in directory: String) -> String? {
         let manager = FileManager.default
         guard let entries = try? manager.contentsOfDirectory(atPath: directory) else { return nil }
-        let target = resolvedPath(path)
+        let target = realPath(path) ?? path
         return entries.sorted().map { directory + "/" + $0 }.first {
-            resolvedPath($0) == target
+            (realPath($0) ?? $0) == target
         }
     }
 

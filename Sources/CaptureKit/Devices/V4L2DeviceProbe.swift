@@ -16,7 +16,7 @@ enum V4L2DeviceProbe {
     static func describe(path: String, udevDataDirectory: String = "/run/udev/data",
                          byIDDirectory: String = "/dev/v4l/by-id") -> V4L2DeviceDescription? {
         // The node itself, as the provider names it (a /dev/v4l/by-id link resolves to /dev/videoN).
-        let node = resolvedPath(path)
+        let node = realPath(path) ?? path
         guard let capability = V4L2Capability(path: node), capability.isCamera else { return nil }
         let caps = formatsOffered(byNodeAt: node)
         guard !caps.isEmpty else { return nil }

@@ -80,7 +80,7 @@ extension MovieFileOutput {
         state.withLock { if $0.recording === recording { $0.stopping = true } }
         recording.syncer.close()
         let settings = recording.settings
-        let finalizes = !empty && settings.container.fragments && settings.fragmentInterval.isNumeric && settings.fragmentInterval.seconds > 0
+        let finalizes = settings.container.fragments && settings.fragmentInterval.isNumeric && settings.fragmentInterval.seconds > 0
             && (reason == nil || reason?.recordingSuccessfullyFinished == true)
         // Off the session's executor: the index is written from the fragments, then did-finish.
         Self.finalizing.async {
