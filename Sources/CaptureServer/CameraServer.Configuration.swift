@@ -20,40 +20,71 @@ extension CameraServer {
         public var recordingsDirectory: URL
         /// The session preset (default `.high`, the camera's largest format).
         public var preset: SessionPreset
+        /// Origins besides the server's own page that may change things and open WebSockets
+        /// (`https://camera.example.com` behind a reverse proxy, a WHEP player's page):
+        /// `scheme://host[:port]`. Their hosts are also taken as this server's names in `Host`.
+        public var allowedOrigins: [String]
+        /// Timeouts and the connection limit.
+        public var limits: Limits
 
         /// A configuration; `token` nil leaves the server open, which only loopback allows.
         public init(device: String = "default", host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
-                    recordingsDirectory: URL = URL(fileURLWithPath: "recordings", isDirectory: true), preset: SessionPreset = .high) {
+                    recordingsDirectory: URL = URL(fileURLWithPath: "recordings", isDirectory: true), preset: SessionPreset = .high,
+                    allowedOrigins: [String] = [], limits: Limits = Limits()) {
             self.device = device
             self.host = host
             self.port = port
             self.token = token
             self.recordingsDirectory = recordingsDirectory
             self.preset = preset
+            self.allowedOrigins = allowedOrigins
+            self.limits = limits
         }
 
-        /// Whether `host` only reaches this machine: `127.x.x.x`, `::1` or `localhost`.
+        /// Whether `host` only reaches this machine: every address it resolves to is in
+        /// 127.0.0.0/8 or ::1 (false when it does not resolve, or resolves to others too).
+        /// Decided on the addresses, not the spelling: `127.evil.test` may resolve anywhere.
         public var isLoopback: Bool {
-            let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-            return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+            (try? ListenAddress(host: host))?.isLoopback ?? false
         }
 
         /// A new random token (32 bytes from the system's CSPRNG, URL-safe base64), for a
         /// server that listens beyond loopback.
         public static func generateToken() -> String { TokenMiddleware<ServerContext>.generate() }
 
-        /// Throws `invalidSetting` for a port outside 0…65535, an empty host or token, or a
-        /// host beyond loopback without a token.
-        func validate() throws(CaptureError) {
+        /// Throws `invalidSetting` for a port outside 0…65535, an empty host or token, a host
+        /// that does not resolve or resolves to loopback and other addresses, a host beyond
+        /// loopback without a token, an allowed origin that is not `scheme://host[:port]`, or
+        /// a limit out of range. Returns the address to bind.
+        @discardableResult
+        func validate() throws(CaptureError) -> ListenAddress {
             guard (0...65535).contains(port) else { throw .invalidSetting(name: "port", value: "\(port)", valid: "0…65535 (0: any free port)") }
             guard !host.isEmpty else { throw .invalidSetting(name: "listen host", value: host, valid: "an address such as 127.0.0.1 or 0.0.0.0") }
             if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) {
                 throw .invalidSetting(name: "token", value: "'\(token)'", valid: "a non-empty token without spaces")
             }
-            guard token != nil || isLoopback else {
-                throw .invalidSetting(name: "listen address without a token", value: host,
-                                      valid: "a loopback address (127.0.0.1, ::1, localhost), or a token (--token, or generated)")
+            let address = try ListenAddress(host: host)
+            guard token != nil || address.isLoopback else {
+                throw .invalidSetting(name: "listen address without a token", value: "\(host) (\(address.resolved.joined(separator: ", ")))",
+                                      valid: "a host whose addresses are all loopback (127.0.0.1, ::1, localhost), or a token (--token, or generated)")
             }
+            for origin in allowedOrigins where RequestOriginPolicy.normalizedOrigin(origin) == nil {
+                throw .invalidSetting(name: "allowed origin", value: origin, valid: "scheme://host[:port] with scheme http or https, e.g. https://camera.example.com")
+            }
+            try limits.validate()
+            return address
+        }
+
+        /// The `Host` names the server answers to (``RequestOriginPolicy`` adds the allowed
+        /// origins' hosts): its listen name and address, loopback's names, and this machine's
+        /// name and interface addresses when it listens beyond loopback.
+        func serverHosts(_ address: ListenAddress) -> [String] {
+            var hosts = [host, address.address] + address.resolved + ["localhost", "127.0.0.1", "::1"]
+            if address.isWildcard || !address.isLoopback {
+                let name = CameraServer.hostName()
+                hosts += [name, name + ".local"] + ListenAddress.interfaceAddresses()
+            }
+            return hosts
         }
     }
 }

@@ -2,7 +2,9 @@ import CaptureKit
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The web camera app behind `capture serve`: one capture session served over HTTP to the
@@ -38,14 +40,17 @@ public actor CameraServer: Service {
     /// What the server was configured with.
     public nonisolated let configuration: Configuration
     nonisolated let camera: ServerCamera
+    /// The address bound, as resolved when the server was made.
+    nonisolated let address: ListenAddress
     private var state = State.idle
     private var listeners: [CheckedContinuation<Int, any Error>] = []
 
     /// A server for `configuration`: it opens the camera now (throws `deviceNotFound` for an
     /// unknown one) and the recordings' folder (created if need be); it listens from ``run()``.
-    /// Throws `invalidSetting` for a host beyond loopback without a token.
+    /// Throws `invalidSetting` for a host beyond loopback without a token (decided on the
+    /// addresses the host resolves to), and for the other mistakes ``Configuration`` lists.
     public init(configuration: Configuration) throws(CaptureError) {
-        try configuration.validate()
+        address = try configuration.validate()
         let recordings: RecordingsDirectory
         do {
             recordings = try RecordingsDirectory(configuration.recordingsDirectory)
@@ -72,12 +77,15 @@ public actor CameraServer: Service {
         logger.logLevel = .warning
         do {
             try await camera.start()
-            let router = ServerRoutes(camera: camera, page: Self.pageFolder).router(token: configuration.token)
+            let policy = RequestOriginPolicy(hosts: configuration.serverHosts(address), origins: configuration.allowedOrigins)
+            let router = ServerRoutes(camera: camera, page: Self.pageFolder).router(token: configuration.token, policy: policy)
+            let limits = configuration.limits
             let app = Application(
                 router: router,
-                server: .http1WebSocketUpgrade(webSocketRouter: router),
-                configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "CaptureKit"),
-                onServerRunning: { [weak self] channel in await self?.listening(on: channel.localAddress?.port ?? 0) },
+                server: .guarded(webSocketRouter: router, limits: limits, policy: policy, token: configuration.token),
+                configuration: .init(address: .hostname(address.address, port: configuration.port), serverName: "CaptureKit",
+                                     availableConnectionsDelegate: MaximumAvailableConnections(limits.effectiveMaximumConnections)),
+                onServerRunning: { [weak self] channel in await self?.listening(on: channel) },
                 logger: logger
             )
             let camera = self.camera
@@ -101,7 +109,10 @@ public actor CameraServer: Service {
         state = .stopped
     }
 
-    private func listening(on port: Int) {
+    /// The server listens on `channel` (bound to ``address``: the numeric address the host
+    /// was resolved to and checked as, so a name resolved again at bind time cannot move it).
+    private func listening(on channel: any Channel) {
+        let port = channel.localAddress?.port ?? 0
         state = .running(port: port)
         for listener in listeners { listener.resume(returning: port) }
         listeners = []

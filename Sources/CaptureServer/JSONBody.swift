@@ -5,19 +5,9 @@ import Hummingbird
 /// not JSON (and where), not an object, an unknown key (and the keys there are), a value of
 /// the wrong type.
 struct JSONBody: Sendable {
-    /// A JSON value as parsed.
-    enum Value: Sendable, Decodable {
+    /// A JSON value as ``JSONParser`` parsed it.
+    enum Value: Sendable, Equatable {
         case null, bool(Bool), number(Double), string(String), array([Value]), object([String: Value])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null }
-            else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-            else if let value = try? container.decode(Double.self) { self = .number(value) }
-            else if let value = try? container.decode(String.self) { self = .string(value) }
-            else if let value = try? container.decode([Value].self) { self = .array(value) }
-            else { self = .object(try container.decode([String: Value].self)) }
-        }
 
         /// The value as JSON text, for messages (cut at 80 characters).
         var text: String {
@@ -59,12 +49,9 @@ struct JSONBody: Sendable {
         }
         let value: Value
         do {
-            value = try JSONDecoder().decode(Value.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            let why = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
-            throw .badRequest("malformedJSON", "the body is not JSON (\(why)); expected \(expected)")
+            value = try JSONParser.parse(data)
         } catch {
-            throw .badRequest("malformedJSON", "the body is not JSON (\(error)); expected \(expected)")
+            throw .badRequest("malformedJSON", "the body is not JSON: \(error.message); expected \(expected)")
         }
         guard case .object(let fields) = value else {
             throw .badRequest("malformedJSON", "the body is \(value.text), not an object; expected \(expected)")

@@ -1,10 +1,12 @@
 import CaptureKit
 import Foundation
 
-/// The folder recordings go to and `/recordings/` serves from. Only regular files inside it
-/// are served: a name is one path component (no `/`, not `.` or `..`, no NUL, after percent
-/// decoding), and its real path (symlinks resolved) must still be inside the folder's real
-/// path; anything else is not there.
+/// The folder recordings go to and `/recordings/` serves from. Only what the listing shows is
+/// served: regular files inside it (no FIFOs, devices or sockets, which would hang or serve
+/// nothing) whose names do not start with `.` (a recording being finalized, editors' and
+/// the system's own files). A name is one path component (no `/`, not `.` or `..`, no NUL,
+/// after percent decoding), and its real path (symlinks resolved) must still be inside the
+/// folder's real path; anything else is not there.
 struct RecordingsDirectory: Sendable {
     /// A file in the folder, as `GET /recordings/` lists it.
     struct Entry: Sendable, Encodable, Equatable {
@@ -29,14 +31,15 @@ struct RecordingsDirectory: Sendable {
     var realPath: String { CaptureKit.realPath(url.path) ?? url.path }
 
     /// The file a request names (`name` as it came in the URL, percent-encoded), or nil: not a
-    /// single component, not in the folder once symlinks are resolved, not a regular file.
+    /// single component, hidden (a leading `.`), not in the folder once symlinks are resolved,
+    /// not a regular file.
     func file(named raw: String) -> URL? {
-        guard let name = raw.removingPercentEncoding, Self.isPlainName(name) else { return nil }
+        guard let name = raw.removingPercentEncoding, Self.isPlainName(name), !name.hasPrefix(".") else { return nil }
         let root = realPath
         guard let real = CaptureKit.realPath(url.appendingPathComponent(name).path),
               real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { return nil }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+        var status = stat()
+        guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return URL(fileURLWithPath: real)
     }
 
@@ -50,7 +53,7 @@ struct RecordingsDirectory: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         let formatter = ISO8601DateFormatter()
         return names.compactMap { name -> (Entry, Date)? in
-            guard !name.hasPrefix("."), let file = file(named: name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name),
+            guard let file = file(named: name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name),
                   let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { return nil }
             let date = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
             let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0

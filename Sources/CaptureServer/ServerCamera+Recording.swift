@@ -21,8 +21,22 @@ extension ServerCamera {
     }
 
     /// Starts recording into a new timestamped `.mp4` in the recordings folder; returns once the
-    /// first frame is in it. Throws `recordingInProgress` (409) while one runs.
+    /// first frame is in it. Throws `recordingInProgress` (409) while one runs, and 503 when
+    /// the process has too few file descriptors left to record. Record commands run one at a
+    /// time, in the order they came (``recordCommands``): a stop sent while a start is under
+    /// way stops the recording that start began.
     func startRecording() async throws -> RecordingStatus {
+        try await recordCommands.run { [self] in try await beginRecording() }
+    }
+
+    /// Stops the recording and returns once its file is complete. Throws `notRecording` (409)
+    /// when there is none. After every record command before it.
+    func stopRecording() async throws -> RecordingStatus {
+        try await recordCommands.run { [self] in try await endRecording() }
+    }
+
+    private func beginRecording() async throws -> RecordingStatus {
+        try FileDescriptorBudget.require(for: "start a recording")
         let job = RecordingJob(url: recordings.newRecordingURL())
         let claimed = state.withLock { state -> Bool in
             if let current = state.recording, !current.isFinished { return false }
@@ -44,9 +58,7 @@ extension ServerCamera {
         return RecordingStatus(recording: true, name: job.name, url: "/recordings/\(job.name)", duration: 0, size: 0)
     }
 
-    /// Stops the recording and returns once its file is complete. Throws `notRecording` (409)
-    /// when there is none.
-    func stopRecording() async throws -> RecordingStatus {
+    private func endRecording() async throws -> RecordingStatus {
         guard let job = state.withLock({ $0.recording }), !job.isFinished else {
             throw APIError.conflict("notRecording", "no recording is in progress; start one with POST /api/record/start")
         }

@@ -28,6 +28,8 @@ final class ServerCamera: Sendable {
     let work = DispatchQueue(label: "CaptureServer.camera")
     let metadata: MetadataFeed
     let frames: FrameFeed
+    /// `/api/record/start` and `/api/record/stop`, one at a time.
+    let recordCommands = SerialQueue()
 
     /// A camera for the device `reference` (as `capture devices` names it), recording into
     /// `recordings`. Throws for an unknown device.

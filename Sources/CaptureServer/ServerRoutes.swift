@@ -20,9 +20,11 @@ struct ServerRoutes: Sendable {
         return logger
     }()
 
-    /// A router with every route, behind the token (when there is one) and the JSON errors.
-    func router(token: String?) -> Router<ServerContext> {
+    /// A router with every route, behind the `Host` and `Origin` checks, the token (when there
+    /// is one) and the JSON errors.
+    func router(token: String?, policy: RequestOriginPolicy) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
+        router.add(middleware: OriginMiddleware(policy: policy))
         if let token { router.add(middleware: TokenMiddleware(token: token)) }
         router.add(middleware: APIErrorMiddleware())
         router.add(middleware: RecordingFileMiddleware(folder: camera.recordings))

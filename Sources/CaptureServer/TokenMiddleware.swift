@@ -17,11 +17,16 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Whether `request` carries `token`, compared in constant time.
     static func carries(_ request: Request, token: String) -> Bool {
-        var given: [String] = []
-        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
-            given.append(String(header.dropFirst(7).drop { $0 == " " }))
+        carries(authorization: request.headers[.authorization], query: request.uri.queryParameters.getAll("token").map { String($0) }, token: token)
+    }
+
+    /// Whether an `Authorization` header (`Bearer TOKEN`) or one of the `?token=` values
+    /// `query` is `token`, compared in constant time.
+    static func carries(authorization: String?, query: [String], token: String) -> Bool {
+        var given = query
+        if let authorization, authorization.lowercased().hasPrefix("bearer ") {
+            given.append(String(authorization.dropFirst(7).drop { $0 == " " }))
         }
-        given += request.uri.queryParameters.getAll("token").map { String($0) }
         return given.contains { matches($0, token) }
     }
 

@@ -15,9 +15,20 @@ struct ServeCommandTests {
         private let lock = NSLock()
         private var collected = Data()
 
-        init(_ arguments: [String]) throws {
-            process.executableURL = binaries.appendingPathComponent("capture")
-            process.arguments = ["serve"] + arguments
+        /// `capture serve ARGUMENTS`; with `openFiles`, under that RLIMIT_NOFILE (prlimit); with
+        /// `hosts`, with that file as /etc/hosts (bound over it in a mount namespace of its own).
+        init(_ arguments: [String], openFiles: Int? = nil, hosts: URL? = nil) throws {
+            let capture = binaries.appendingPathComponent("capture")
+            if let hosts {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+                process.arguments = ["--mount", "/bin/sh", "-c", #"mount --bind "$0" /etc/hosts && exec "$@""#, hosts.path, capture.path, "serve"] + arguments
+            } else if let openFiles {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+                process.arguments = ["--nofile=\(openFiles):\(openFiles)", capture.path, "serve"] + arguments
+            } else {
+                process.executableURL = capture
+                process.arguments = ["serve"] + arguments
+            }
             process.standardOutput = out
             process.standardError = err
             out.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -62,6 +73,34 @@ struct ServeCommandTests {
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    /// Whether this process may make mount namespaces (root, as `make test` runs).
+    static let canRebindHosts = (try? runProcess(URL(fileURLWithPath: "/usr/bin/unshare"), ["--mount", "true"]))?.status == 0
+
+    @Test("A listen name that looks like loopback but resolves to 0.0.0.0 gets a token; one that resolves to loopback and beyond is refused",
+          .enabled(if: canRebindHosts, "needs mount namespaces (root) to give the server its own /etc/hosts"))
+    func loopbackIsResolved() async throws {
+        let directory = try scratchDirectory()
+        let rebound = directory.appendingPathComponent("hosts-rebound")
+        try "0.0.0.0 127.evil.test\n127.0.0.1 localhost\n".write(to: rebound, atomically: true, encoding: .utf8)
+        let server = try Server(["-d", "virtual", "--preset", "vga640x480", "--listen", "127.evil.test:0", "--duration", "30",
+                                 "--recordings", directory.appendingPathComponent("clips").path], hosts: rebound)
+        let url = try #require(server.url(), "no URL printed: \(server.output)")
+        let token = try #require(server.output.split(separator: "\n").first { $0.hasPrefix("token: ") }?.split(separator: " ").dropFirst().first,
+                                 "a token is generated for every interface: \(server.output)")
+        let state = try #require(URL(string: "http://127.0.0.1:\(url.port ?? 0)/api/state"))
+        let (bare, _) = try await Self.request(state)
+        #expect(bare == 401, "without the token: \(bare)")
+        let (carried, _) = try await Self.request(state, token: String(token))
+        #expect(carried == 200)
+        #expect(server.stop(SIGINT).0 == 0)
+
+        let mixed = directory.appendingPathComponent("hosts-mixed")
+        try "127.0.0.1 mixed.test\n192.0.2.1 mixed.test\n127.0.0.1 localhost\n".write(to: mixed, atomically: true, encoding: .utf8)
+        let refused = try Server(["-d", "virtual", "--listen", "mixed.test:0", "--duration", "5"], hosts: mixed)
+        let (status, error) = refused.stop(0)
+        #expect(status != 0 && error.contains("mixed.test") && error.contains("127.0.0.1, 192.0.2.1"), "\(status): \(error)")
     }
 
     @Test("Prints its URL, records through the API, and on SIGINT finishes the recording and exits 0")

@@ -21,12 +21,14 @@ final class ServerHarness: Sendable {
 
     /// A server on 127.0.0.1, port 0, the virtual camera at VGA (fast), recordings in a
     /// fresh folder.
-    init(device: String = "virtual", token: String? = nil, recordings: URL? = nil) async throws {
+    init(device: String = "virtual", token: String? = nil, recordings: URL? = nil, allowedOrigins: [String] = [],
+         limits: CameraServer.Limits = .init()) async throws {
         let folder = recordings ?? FileManager.default.temporaryDirectory.appendingPathComponent("capture-server-\(UUID().uuidString)")
         self.recordings = folder
         self.token = token
         server = try CameraServer(configuration: .init(device: device, host: "127.0.0.1", port: 0, token: token,
-                                                       recordingsDirectory: folder, preset: .vga640x480))
+                                                       recordingsDirectory: folder, preset: .vga640x480,
+                                                       allowedOrigins: allowedOrigins, limits: limits))
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger))
@@ -94,14 +96,18 @@ final class ServerHarness: Sendable {
     }
 
     /// The request line `target` sent as it is (no client tidies `..` or `%2e` away), on a plain
-    /// socket; the response's status and body.
-    func raw(_ target: String, method: String = "GET", headers: [String] = []) throws -> (status: Int, body: String) {
+    /// socket, with `host` as its Host and `body` after the head; the response's status and
+    /// body. With `close` false the connection is kept open (a WebSocket upgrade's), and what
+    /// came within a second is read.
+    func raw(_ target: String, method: String = "GET", host: String? = nil, headers: [String] = [], body: String = "",
+             close keepsNothing: Bool = true) throws -> (status: Int, body: String) {
         let fd = try connectLoopback(port: port)
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: keepsNothing ? 10 : 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let auth = token.map { ["Authorization: Bearer \($0)"] } ?? []
-        let text = (["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + auth + headers).joined(separator: "\r\n") + "\r\n\r\n"
+        let head = ["\(method) \(target) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")"] + (keepsNothing ? ["Connection: close"] : [])
+        let text = (head + auth + headers).joined(separator: "\r\n") + "\r\n\r\n" + body
         _ = text.withCString { send(fd, $0, strlen($0), 0) }
         var response = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -129,9 +135,9 @@ func eventually(seconds: Double, _ condition: () async throws -> Bool) async ret
 
 /// Runs `body` with a server (``ServerHarness/init(device:token:recordings:)``'s arguments),
 /// and stops the server whatever `body` does.
-func withServer(device: String = "virtual", token: String? = nil, recordings: URL? = nil,
-                _ body: (ServerHarness) async throws -> Void) async throws {
-    let harness = try await ServerHarness(device: device, token: token, recordings: recordings)
+func withServer(device: String = "virtual", token: String? = nil, recordings: URL? = nil, allowedOrigins: [String] = [],
+                limits: CameraServer.Limits = .init(), _ body: (ServerHarness) async throws -> Void) async throws {
+    let harness = try await ServerHarness(device: device, token: token, recordings: recordings, allowedOrigins: allowedOrigins, limits: limits)
     do {
         try await body(harness)
     } catch {
@@ -180,4 +186,19 @@ func connectLoopback(port: Int) throws -> Int32 {
         throw POSIXError(.ECONNREFUSED)
     }
     return fd
+}
+
+/// A TCP port free on 127.0.0.1 now (bound, read, closed).
+func freeLoopbackPort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard bound else { throw POSIXError(.EADDRINUSE) }
+    return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -16,12 +16,14 @@ struct WHEPTests {
         return try? JSONSerialization.jsonObject(with: Data(line.dropFirst(tag.count + 1).utf8)) as? [String: Any]
     }
 
-    @Test("Two browser viewers play /whep from one encode; a camera switch keeps them playing; DELETE ends each")
+    @Test("Two browser viewers play /whep from one encode, their page's origin allowed; a camera switch keeps them playing; DELETE ends each")
     func browserPlays() async throws {
-        try await withServer { harness in
+        // The player's page is on another origin: the server lets it in with --allow-origin.
+        let pagePort = try freeLoopbackPort()
+        try await withServer(allowedOrigins: ["http://127.0.0.1:\(pagePort)"]) { harness in
             let camera = harness.server.camera
             let player = try PlayerProcess([Self.player.path, harness.base.absoluteString + "/whep", "--viewers", "2", "--frames", "20",
-                                            "--timeout", "40", "--hold", "6"])
+                                            "--timeout", "40", "--hold", "6", "--page-port", "\(pagePort)"])
             await eventually(seconds: 50) { Self.report("PLAYING", in: player.output) != nil || !player.isRunning }
             let playing = try #require(Self.report("PLAYING", in: player.output), "the browser played: \(player.output)")
             let viewers = try #require(playing["viewers"] as? [[String: Any]])

@@ -7,6 +7,10 @@ extension CaptureError.Code {
     /// A WebRTC viewer's SDP offer cannot be answered: it is not an offer, or it has no H.264
     /// video (packetization mode 1) to send.
     public static let offerNotAcceptable = CaptureError.Code(rawValue: "offerNotAcceptable")
+    /// A WebRTC viewer's SDP offer is malformed: a payload type outside 0…127, a
+    /// `profile-level-id` that is not six hex digits, no ICE credentials or no DTLS
+    /// fingerprint. The client's mistake; the message names the field.
+    public static let malformedOffer = CaptureError.Code(rawValue: "malformedOffer")
 }
 
 extension CaptureError {
@@ -31,6 +35,12 @@ extension CaptureError {
         CaptureError(code: .offerNotAcceptable,
                      message: "the stream is H.264 level \(streamLevel) and the offer takes up to level \(offeredLevel) without level-asymmetry-allowed=1; valid: an offer with level-asymmetry-allowed=1 (as browsers send) or a profile-level-id of level \(streamLevel) or more, or a session preset whose size and rate fit level \(offeredLevel)",
                      value: String(sdp.prefix(64)))
+    }
+
+    /// The SDP offer's `field` is wrong: `found` is what it has, `valid` what would do.
+    static func malformedOffer(field: String, found: String, valid: String) -> CaptureError {
+        let shown = found.count > 80 ? found.prefix(77) + "…" : found
+        return CaptureError(code: .malformedOffer, message: "the offer's \(field) is wrong: \(shown); valid: \(valid)", value: String(shown))
     }
 
     /// Streaming to `target` failed: `message` says how.

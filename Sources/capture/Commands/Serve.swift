@@ -18,7 +18,11 @@ struct Serve: AsyncParsableCommand {
             GET /mjpeg, POST /whep, GET /ws/metadata (WebSocket).
             Listens on 127.0.0.1:8080 unless --listen says otherwise. Listening beyond loopback \
             requires a token: --token, or one is generated and printed; every request must then \
-            carry it (Authorization: Bearer TOKEN, or ?token=TOKEN), others get 401. Runs until \
+            carry it (Authorization: Bearer TOKEN, or ?token=TOKEN), others get 401. Requests \
+            whose Host is not this server's get 421, and requests from another web site's page \
+            (a foreign Origin) that change something or open a WebSocket get 403, unless \
+            --allow-origin names that origin. A connection has 30 s to send a request's \
+            headers and may idle 120 s; at most 512 are open at once. Runs until \
             --duration or Ctrl-C (SIGINT/SIGTERM): a recording in progress is finished, then it \
             exits 0.
             """
@@ -41,6 +45,11 @@ struct Serve: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: "Stop after this many seconds.")
     var duration: Double?
+
+    @Option(name: .customLong("allow-origin"),
+            help: ArgumentHelp("An origin besides the page's own that may use the API (a reverse proxy's https://camera.example.com, a WHEP player's page); repeatable.",
+                               valueName: "scheme://host[:port]"))
+    var allowedOrigins: [String] = []
 
     @OptionGroup var global: GlobalOptions
 
@@ -75,7 +84,8 @@ struct Serve: AsyncParsableCommand {
         global.bootstrapLogging()
         let (host, port) = try address()
         var configuration = CameraServer.Configuration(device: device, host: host, port: port, token: token,
-                                                       recordingsDirectory: URL(fileURLWithPath: recordings, isDirectory: true), preset: preset)
+                                                       recordingsDirectory: URL(fileURLWithPath: recordings, isDirectory: true), preset: preset,
+                                                       allowedOrigins: allowedOrigins)
         var generated = false
         if configuration.token == nil, !configuration.isLoopback {
             configuration.token = CameraServer.Configuration.generateToken()

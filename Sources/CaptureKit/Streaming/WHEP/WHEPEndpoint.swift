@@ -62,7 +62,14 @@ final class WHEPEndpoint: Sendable {
     /// (``CaptureError/Code/offerNotAcceptable`` for an offer without H.264 video to answer).
     /// Runs the work on ``work``; called from any task.
     func answer(_ sdp: String) async -> Result<WebRTCAnswer, CaptureError> {
-        guard let offer = WHEPOffer(sdp: sdp) else { return .failure(.offerNotAcceptable(sdp)) }
+        let offer: WHEPOffer
+        do throws(CaptureError) {
+            offer = try WHEPOffer(validating: sdp)
+            // A viewer opens sockets and GLib wakeup pipes; without descriptors GLib aborts.
+            try FileDescriptorBudget.require(for: "add a WebRTC viewer")
+        } catch {
+            return .failure(error)
+        }
         return await withCheckedContinuation { continuation in
             work.async {
                 continuation.resume(returning: self.addViewer(offer).map { WebRTCAnswer(viewerID: $0.id, sessionDescription: $0.answer) })

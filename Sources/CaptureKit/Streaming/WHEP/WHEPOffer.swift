@@ -18,6 +18,60 @@ struct WHEPOffer: Sendable, Equatable {
     /// The Opus payload type of the offer's audio section; nil without one.
     let audioPayload: Int?
 
+    /// Checks what webrtcbin would otherwise fail on with its own words, then reads the
+    /// offer: throws `malformedOffer` naming the field (a payload type outside 0…127 in an
+    /// `m=` line, `a=rtpmap` or `a=fmtp`; a `profile-level-id` that is not six hex digits; no
+    /// `a=ice-ufrag` and `a=ice-pwd`; no `a=fingerprint`), and `offerNotAcceptable` for an
+    /// offer without H.264 video the output can send (checked before the credentials: such
+    /// an offer is refused whatever else it has).
+    init(validating sdp: String) throws(CaptureError) {
+        let attributes = try Self.validate(sdp)
+        guard let offer = WHEPOffer(sdp: sdp) else { throw .offerNotAcceptable(sdp) }
+        for (name, what) in [("ice-ufrag", "ICE username fragment"), ("ice-pwd", "ICE password"), ("fingerprint", "DTLS fingerprint")]
+        where !attributes.contains(name) {
+            throw .malformedOffer(field: "a=\(name) (\(what))", found: "none", valid: "an a=\(name): line, as every WebRTC offer has")
+        }
+        self = offer
+    }
+
+    /// The payload-type and `profile-level-id` checks of ``init(validating:)``, in the
+    /// offer's order; the names of the attributes that have a value.
+    static func validate(_ sdp: String) throws(CaptureError) -> Set<String> {
+        var attributes: Set<String> = []
+        for line in sdp.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("m=") {
+                let fields = line.split(separator: " ")
+                for format in fields.dropFirst(3) where fields.count > 3 && fields[2].contains("RTP") {
+                    guard let type = Int(format), (0...127).contains(type) else {
+                        throw .malformedOffer(field: "payload type in '\(line.prefix(40))'", found: String(format), valid: "0…127")
+                    }
+                }
+            }
+            for prefix in ["a=rtpmap:", "a=fmtp:"] where line.hasPrefix(prefix) {
+                let type = line.dropFirst(prefix.count).prefix { !$0.isWhitespace }
+                guard let number = Int(type), (0...127).contains(number) else {
+                    throw .malformedOffer(field: "payload type of \(prefix.dropFirst(2).dropLast())", found: String(type), valid: "0…127")
+                }
+            }
+            if line.hasPrefix("a=fmtp:"), let space = line.firstIndex(of: " ") {
+                // Read as the offer's reading below reads it.
+                for pair in line[line.index(after: space)...].split(separator: ";") {
+                    let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard parts.first?.lowercased() == "profile-level-id" else { continue }
+                    let value = parts.count == 2 ? parts[1] : ""
+                    guard value.count == 6, value.allSatisfy(\.isHexDigit) else {
+                        throw .malformedOffer(field: "profile-level-id", found: value, valid: "six hex digits, e.g. 42e01f")
+                    }
+                }
+            }
+            if line.hasPrefix("a="), let colon = line.firstIndex(of: ":"),
+               !line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces).isEmpty {
+                attributes.insert(String(line[line.index(line.startIndex, offsetBy: 2)..<colon]))
+            }
+        }
+        return attributes
+    }
+
     /// Nil when the offer has no H.264 video the output can send.
     init?(sdp: String) {
         var codecs: [Int: String] = [:]  // payload type → encoding name

@@ -6,8 +6,10 @@ import Hummingbird
 ///
 /// - `POST path` with an SDP offer (`Content-Type: application/sdp`): 201 Created, the answer
 ///   (every ICE candidate in it) and `Location: path/ID`, the viewer's session resource; 400
-///   when the body is not an SDP offer, 406 when it has no H.264 video to answer, 503 while
-///   the output is not streaming.
+///   when the body is not an SDP offer or a field of it is wrong (``CaptureError/Code/malformedOffer``
+///   names it), 406 when it has no H.264 video to answer, 503 while the output is not
+///   streaming or the process is short of file descriptors (the pipeline's own words go to
+///   the log, not to the client).
 /// - `DELETE path/ID`: 200, that viewer's session ends; 404 for an unknown ID.
 /// - `PATCH path/ID` (trickle ICE): 405, the answer has every candidate already.
 ///
@@ -42,8 +44,14 @@ enum WHEPRoutes {
                                 body: .init(byteBuffer: ByteBuffer(string: answer.sessionDescription)))
             case .failure(let error) where error.code == .offerNotAcceptable:
                 throw HTTPError(.notAcceptable, message: error.message)
-            case .failure(let error):
+            case .failure(let error) where error.code == .malformedOffer:
+                throw HTTPError(.badRequest, message: error.message)
+            case .failure(let error) where error.code == .deviceUnavailable || error.code == .sessionNotRunning:
                 throw HTTPError(.serviceUnavailable, message: error.message)
+            case .failure(let error):
+                // The pipeline's own words stay in the log: they are not the client's to read.
+                CaptureLog.logger.warning("WHEP viewer not added: \(error.message)")
+                throw HTTPError(.serviceUnavailable, message: "no viewer can be added now (\(error.code.rawValue)); try again")
             }
         }
         router.delete(RouterPath("\(path)/:id")) { _, context -> Response in

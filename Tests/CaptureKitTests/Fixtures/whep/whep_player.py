@@ -33,10 +33,11 @@ def main():
     parser.add_argument("--hold", type=float, default=2)
     parser.add_argument("--vanish", action="store_true")
     parser.add_argument("--audio", action="store_true", help="offer to receive audio too; wait for 20 Opus packets")
+    parser.add_argument("--page-port", type=int, default=0, help="the player page's port (its origin); 0: any free one")
     args = parser.parse_args()
 
     handler = functools.partial(QuietHandler, directory=os.path.dirname(os.path.abspath(__file__)))
-    page_server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    page_server = http.server.ThreadingHTTPServer(("127.0.0.1", args.page_port), handler)
     threading.Thread(target=page_server.serve_forever, daemon=True).start()
     page = f"http://127.0.0.1:{page_server.server_address[1]}/player.html"
 
