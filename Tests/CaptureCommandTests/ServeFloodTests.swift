@@ -11,20 +11,8 @@ struct ServeFloodTests {
         let fd: Int32
 
         init(port: Int) throws {
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var timeout = timeval(tv_sec: 30, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else {
-                close(fd)
-                throw POSIXError(.ECONNREFUSED)
-            }
+            guard let fd = ServeFloodTests.connectLoopback(port: port, seconds: 30) else { throw POSIXError(.ECONNREFUSED) }
+            self.fd = fd
         }
 
         deinit { close(fd) }
@@ -66,17 +54,7 @@ struct ServeFloodTests {
         var idle: [Int32] = []
         defer { idle.forEach { close($0) } }
         for _ in 0..<250 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var timeout = timeval(tv_sec: 1, tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            if connected == 0 { idle.append(fd) } else { close(fd) }
+            if let fd = Self.connectLoopback(port: port, seconds: 1) { idle.append(fd) }
         }
         try await Task.sleep(for: .seconds(1))
         let whep = kept.send("POST", "/whep", body: ServeFloodTests.offer, contentType: "application/sdp")
@@ -96,13 +74,28 @@ struct ServeFloodTests {
         #expect(status == 0, "\(error)")
     }
 
-    /// A receive-only H.264 offer as Chromium makes it (trimmed).
-    static let offer = [
-        "v=0", "o=- 4611731400430051336 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0", "a=msid-semantic: WMS",
-        "m=video 9 UDP/TLS/RTP/SAVPF 96", "c=IN IP4 0.0.0.0", "a=rtcp:9 IN IP4 0.0.0.0",
-        "a=ice-ufrag:Wb5z", "a=ice-pwd:Ak8rNn5eXbd9Ff4cVuNsMpQw", "a=ice-options:trickle",
-        "a=fingerprint:sha-256 0F:74:31:25:CB:A2:13:EC:28:6F:6D:2C:61:FF:5D:C2:BC:B9:DB:3D:98:14:8D:1A:BB:EA:33:0C:A4:60:A8:8E",
-        "a=setup:actpass", "a=mid:0", "a=recvonly", "a=rtcp-mux", "a=rtpmap:96 H264/90000",
-        "a=fmtp:96 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f", "",
-    ].joined(separator: "\r\n")
+    /// A TCP connection to 127.0.0.1:`port`, connecting and reading for up to `seconds` each;
+    /// nil when it does not connect.
+    static func connectLoopback(port: Int, seconds: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// A receive-only H.264 offer as Chromium makes it (CaptureKitTests' fixture).
+    static let offer = try! String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("CaptureKitTests/Fixtures/whep/chromium-offer.sdp"), encoding: .utf8)
 }

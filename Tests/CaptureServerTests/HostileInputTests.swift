@@ -154,17 +154,13 @@ struct HostileInputTests {
     }
 
     /// An offer as Chromium makes it for a receive-only H.264 viewer (trimmed to what matters).
-    static let browserOffer = [
-        "v=0", "o=- 4611731400430051336 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0", "a=msid-semantic: WMS",
-        "m=video 9 UDP/TLS/RTP/SAVPF 96 97", "c=IN IP4 0.0.0.0", "a=rtcp:9 IN IP4 0.0.0.0",
-        "a=ice-ufrag:Wb5z", "a=ice-pwd:Ak8rNn5eXbd9Ff4cVuNsMpQw", "a=ice-options:trickle",
-        "a=fingerprint:sha-256 0F:74:31:25:CB:A2:13:EC:28:6F:6D:2C:61:FF:5D:C2:BC:B9:DB:3D:98:14:8D:1A:BB:EA:33:0C:A4:60:A8:8E",
-        "a=setup:actpass", "a=mid:0", "a=recvonly", "a=rtcp-mux", "a=rtcp-rsize",
-        "a=rtpmap:96 H264/90000", "a=rtcp-fb:96 nack", "a=rtcp-fb:96 nack pli",
-        "a=fmtp:96 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
-        "a=rtpmap:97 rtx/90000", "a=fmtp:97 apt=96", "",
-    ].joined(separator: "\r\n")
+    static let browserOffer = try! String(contentsOf: chromiumOfferURL, encoding: .utf8)
 }
+
+/// `Tests/CaptureKitTests/Fixtures/whep/chromium-offer.sdp`: a receive-only H.264 offer as
+/// Chromium makes it (trimmed), one payload type for H.264 (96) and one for RTX (97).
+let chromiumOfferURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("CaptureKitTests/Fixtures/whep/chromium-offer.sdp")
 
 /// The response head on `fd` (up to the blank line), or nil when nothing came within 10 s.
 func readHead(_ fd: Int32) -> String? {

@@ -252,8 +252,9 @@ struct RenderSettings {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the sensor's noise table.
-struct SplitMix {
+/// A small deterministic generator (SplitMix64) for the sensor's noise table (and seeded
+/// tests).
+struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
