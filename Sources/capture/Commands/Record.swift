@@ -15,7 +15,8 @@ struct Record: AsyncParsableCommand {
             the container: .mp4 or .mov (H.264 and AAC) or .mkv (H.264 and Opus). On a terminal \
             a progress line (elapsed, size, frame rate, dropped frames, encoder) is kept on \
             standard error; standard output gets only the path written. A full disk exits 1 and \
-            leaves the file, playable up to its last fragment.
+            leaves the file, playable up to its last fragment. A signal while an .mp4 or .mov is \
+            given its index leaves it in its fragments, playable, with a warning.
             """
     )
 
@@ -128,10 +129,13 @@ struct Record: AsyncParsableCommand {
     }
 
     /// Exit 0 for a recording stopped by a signal or a limit (saying which limit), the error
-    /// otherwise (a full disk says the file was kept).
+    /// otherwise (a full disk says the file was kept). A file left in fragments is a warning.
     private func report(_ ending: CaptureError?, url: URL) throws {
         guard let ending else { return }
         switch ending.code {
+        case .movieNotFinalized:
+            Self.note("warning: \(ending.message)")
+            try report(ending.underlyingError as? CaptureError, url: url)
         case .maximumDurationReached:
             Self.note("stopped: reached --duration \(Self.number(duration ?? 0)) s")
         case .maximumFileSizeReached:
