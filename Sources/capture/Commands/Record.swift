@@ -16,7 +16,8 @@ struct Record: AsyncParsableCommand {
             a progress line (elapsed, size, frame rate, dropped frames, encoder) is kept on \
             standard error; standard output gets only the path written. A full disk exits 1 and \
             leaves the file, playable up to its last fragment. A signal while an .mp4 or .mov is \
-            given its index leaves it in its fragments, playable, with a warning.
+            given its index leaves it in its fragments, playable, with a warning. A folder that \
+            cannot take the file is refused before the camera starts.
             """
     )
 
@@ -176,21 +177,24 @@ struct Record: AsyncParsableCommand {
     }
 
     /// Refuses before the camera starts what the recording would refuse once it had: an
-    /// extension no container is made for, and an existing file unless --force, which removes it
-    /// (a file, not a directory).
+    /// extension no container is made for, an existing file unless --force, which removes it
+    /// (a file, not a directory), and a folder that takes no file (missing, not a folder, not
+    /// writable, read-only).
     private func preflight(_ url: URL) throws {
         guard MovieFileOutput.supportedFileExtensions.contains(url.pathExtension.lowercased()) else {
             throw CaptureError.unsupportedFileType(url, supported: MovieFileOutput.supportedFileExtensions)
         }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
-        guard force else { throw Self.refusal(.fileAlreadyExists(url)) }
-        guard !isDirectory.boolValue else { throw RuntimeFailure(message: "'\(url.path)' is a directory; --force only replaces files") }
-        do {
-            try FileManager.default.removeItem(at: url)
-        } catch {
-            throw RuntimeFailure(message: "cannot replace \(url.path): \(error.localizedDescription)")
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard force else { throw Self.refusal(.fileAlreadyExists(url)) }
+            guard !isDirectory.boolValue else { throw RuntimeFailure(message: "'\(url.path)' is a directory; --force only replaces files") }
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw RuntimeFailure(message: "cannot replace \(url.path): \(error.localizedDescription)")
+            }
         }
+        try OutputFolder.check(url)
     }
 
     /// Rewrites the progress line about twice a second until cancelled, then clears it.
