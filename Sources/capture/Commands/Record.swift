@@ -30,13 +30,14 @@ struct Record: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the movie: .mp4, .mov or .mkv.")
     var output = "movie.mp4"
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
     @Option(name: .customLong("max-size"), help: "Stop before the file grows past this size: bytes, or with K, M, G (1000s) or Ki, Mi, Gi (1024s), e.g. 50M.")
     var maxSize: ByteCount?
 
-    @Option(parsing: .unconditional, help: "Seconds between the fragments written while recording .mp4 or .mov (default 10; 0 writes none).")
+    @Option(parsing: .unconditional, help: "Seconds between the fragments written while recording .mp4 or .mov (default 10; 0 writes none).",
+            transform: Seconds.zeroOrMore)
     var fragment: Double?
 
     @Option(help: "The video codec (h264).")
@@ -60,12 +61,6 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if let duration, !(duration.isFinite && duration > 0 && duration < 1e9) {
-            throw ValidationError("--duration \(duration) must be a number of seconds greater than 0")
-        }
-        if let fragment, !(fragment.isFinite && fragment >= 0 && fragment < 1e9) {
-            throw ValidationError("--fragment \(fragment) must be a number of seconds, 0 or more")
-        }
         if let bitrate, bitrate <= 0 {
             throw ValidationError("--bitrate \(bitrate) must be a number of kbit/s greater than 0")
         }
