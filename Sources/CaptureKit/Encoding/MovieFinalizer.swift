@@ -117,8 +117,18 @@ enum MovieFinalizer {
             try pipeline.setState(.playing)
             return pipeline
         } catch {
+            // A file qtdemux refuses fails the state change; its words are on the bus.
+            let said = postedError(on: pipeline) ?? "\(error)"
             try? pipeline.setState(.null)
-            throw .failed("\(error)")
+            throw .failed(said)
         }
+    }
+
+    /// The first error `pipeline` posted, when one comes within a poll.
+    private static func postedError(on pipeline: Pipeline) -> String? {
+        while let posted = pipeline.bus.pop(timeout: poll) {
+            if case .error(let source, let message, _, _) = posted { return "\(source): \(message)" }
+        }
+        return nil
     }
 }

@@ -57,7 +57,12 @@ final class UnnamedFile {
     }
 
     /// Puts the file in place of `target`, atomically: a reader sees the old file or the new one.
+    /// The file's bytes reach the disk first, so that a power cut after the rename cannot leave
+    /// the name on an empty file.
     func replace(_ target: URL) throws(MovieFinalizer.Failure) {
+        guard fsync(descriptor) == 0 else {
+            throw .failed("cannot flush the finished file to disk: \(String(cString: strerror(errno)))")
+        }
         if !named {
             // linkat(2) through /proc gives an O_TMPFILE file a name without CAP_DAC_READ_SEARCH.
             guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, hiddenName.path, AT_SYMLINK_FOLLOW) == 0 else {
