@@ -85,14 +85,33 @@ extension MovieFileOutput {
         // Off the session's executor: the index is written from the fragments, then did-finish.
         Self.finalizing.async {
             if empty { try? FileManager.default.removeItem(at: settings.url) }
-            if finalizes {
-                if !MovieFinalizer.finalize(settings.url, container: settings.container, matrix: settings.displayMatrix) {
-                    CaptureLog.logger.warning("\(settings.url.path) keeps its fragments: it plays, without a single index")
-                }
+            var reason = reason
+            if finalizes, let failure = MovieFinalizer.finalize(settings.url, container: settings.container, matrix: settings.displayMatrix,
+                                                               isCancelled: { recording.progress.withLock { $0.keepsFragments } }) {
+                let error = CaptureError.movieNotFinalized(settings.url, because: failure.description, ending: reason)
+                CaptureLog.logger.warning("\(error.message)")
+                reason = error
             }
             self.finished(recording, reason: reason, stats: stats)
         }
     }
+
+    /// Leaves the stopped recording's MP4 or MOV file as it was written, in fragments, rather
+    /// than giving it a single index: what to do when the process is asked to end (a signal)
+    /// while a long file is being finished.
+    ///
+    /// Returns at once; within moments the finalizer stops, and did-finish reports
+    /// ``CaptureError/movieNotFinalized(_:because:ending:)``: the file is complete and plays,
+    /// without a single index. Does nothing while recording (``stopRecording()`` first) or when
+    /// no recording is being finished. Safe from any thread.
+    public func stopFinalizing() {
+        guard let recording = state.withLock({ $0.stopping ? $0.recording : nil }) else { return }
+        recording.progress.withLock { $0.keepsFragments = true }
+    }
+
+    /// Whether the recording has stopped and its file is being finished (an MP4 or MOV given its
+    /// index) before did-finish; ``stopFinalizing()`` cuts this short.
+    public var isFinalizing: Bool { state.withLock { $0.recording != nil && $0.stopping } }
 
     /// Where recordings get their index, one at a time.
     static let finalizing = DispatchQueue(label: "CaptureKit.MovieFileOutput.finalizing")

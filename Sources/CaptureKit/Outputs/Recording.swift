@@ -52,6 +52,8 @@ final class Recording: Sendable {
         var formatChanged = false
         var attached = false
         var finished = false
+        /// `stopFinalizing()` was called: the file keeps its fragments.
+        var keepsFragments = false
     }
 
     let settings: Settings

@@ -20,6 +20,9 @@ extension CaptureError.Code {
     public static let recordingFailed = CaptureError.Code(rawValue: "recordingFailed")
     /// A recording ended before its first frame (AVError.noDataCaptured); no file was left.
     public static let noDataCaptured = CaptureError.Code(rawValue: "noDataCaptured")
+    /// A recording's MP4 or MOV file is complete and plays, but keeps the fragments it was
+    /// written in: giving it a single index failed, stalled or was stopped.
+    public static let movieNotFinalized = CaptureError.Code(rawValue: "movieNotFinalized")
 }
 
 extension CaptureError {
@@ -82,6 +85,16 @@ extension CaptureError {
     public static func noDataCaptured(_ url: URL) -> CaptureError {
         CaptureError(code: .noDataCaptured, message: "the recording to '\(url.path)' ended before its first frame; no file was written",
                      value: url.path)
+    }
+
+    /// The recording to `url` finished and its file is complete and playable, but it keeps the
+    /// fragments it was written in: giving it a single index `reason` ("was interrupted", "made
+    /// no progress for 20 s", "failed: …"). `ending` is what ended the recording when something
+    /// other than `stopRecording()` did (a limit), kept as the ``underlyingError``.
+    public static func movieNotFinalized(_ url: URL, because reason: String, ending: CaptureError?) -> CaptureError {
+        CaptureError(code: .movieNotFinalized,
+                     message: "'\(url.path)' stays fragmented: writing its single index \(reason); it plays as it is",
+                     underlyingError: ending, value: url.path, recordingSuccessfullyFinished: true)
     }
 
     /// Encoding or writing a recording failed (`error` tells where); `usable` whether the file

@@ -9,7 +9,8 @@ struct Devices: ParsableCommand {
     @Flag(help: "Print JSON (one object with a 'devices' array).")
     var json = false
 
-    @Option(parsing: .unconditional, help: "After listing, print devices connected and disconnected for this many seconds.")
+    @Option(parsing: .unconditional, help: "After listing, print devices connected and disconnected for this many seconds.",
+            transform: Seconds.positive)
     var watch: Double?
 
     @OptionGroup var global: GlobalOptions

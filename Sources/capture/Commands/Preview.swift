@@ -42,16 +42,10 @@ struct Preview: AsyncParsableCommand {
     @Option(help: "Outline these: code types and face, e.g. qr,ean13,face (see 'capture scan --help').")
     var scan: TypeList?
 
-    @Option(parsing: .unconditional, help: "Close after this many seconds.")
+    @Option(parsing: .unconditional, help: "Close after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
     @OptionGroup var global: GlobalOptions
-
-    func validate() throws {
-        if let duration, !(duration.isFinite && duration > 0 && duration < 1e9) {
-            throw ValidationError("--duration \(duration) must be a number of seconds greater than 0")
-        }
-    }
 
     func run() async throws {
         global.bootstrapLogging()

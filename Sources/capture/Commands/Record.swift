@@ -15,7 +15,9 @@ struct Record: AsyncParsableCommand {
             the container: .mp4 or .mov (H.264 and AAC) or .mkv (H.264 and Opus). On a terminal \
             a progress line (elapsed, size, frame rate, dropped frames, encoder) is kept on \
             standard error; standard output gets only the path written. A full disk exits 1 and \
-            leaves the file, playable up to its last fragment.
+            leaves the file, playable up to its last fragment. A signal while an .mp4 or .mov is \
+            given its index leaves it in its fragments, playable, with a warning. A folder that \
+            cannot take the file is refused before the camera starts.
             """
     )
 
@@ -28,13 +30,14 @@ struct Record: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the movie: .mp4, .mov or .mkv.")
     var output = "movie.mp4"
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
     @Option(name: .customLong("max-size"), help: "Stop before the file grows past this size: bytes, or with K, M, G (1000s) or Ki, Mi, Gi (1024s), e.g. 50M.")
     var maxSize: ByteCount?
 
-    @Option(parsing: .unconditional, help: "Seconds between the fragments written while recording .mp4 or .mov (default 10; 0 writes none).")
+    @Option(parsing: .unconditional, help: "Seconds between the fragments written while recording .mp4 or .mov (default 10; 0 writes none).",
+            transform: Seconds.zeroOrMore)
     var fragment: Double?
 
     @Option(help: "The video codec (h264).")
@@ -58,12 +61,6 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if let duration, !(duration.isFinite && duration > 0 && duration < 1e9) {
-            throw ValidationError("--duration \(duration) must be a number of seconds greater than 0")
-        }
-        if let fragment, !(fragment.isFinite && fragment >= 0 && fragment < 1e9) {
-            throw ValidationError("--fragment \(fragment) must be a number of seconds, 0 or more")
-        }
         if let bitrate, bitrate <= 0 {
             throw ValidationError("--bitrate \(bitrate) must be a number of kbit/s greater than 0")
         }
@@ -128,10 +125,13 @@ struct Record: AsyncParsableCommand {
     }
 
     /// Exit 0 for a recording stopped by a signal or a limit (saying which limit), the error
-    /// otherwise (a full disk says the file was kept).
+    /// otherwise (a full disk says the file was kept). A file left in fragments is a warning.
     private func report(_ ending: CaptureError?, url: URL) throws {
         guard let ending else { return }
         switch ending.code {
+        case .movieNotFinalized:
+            Self.note("warning: \(ending.message)")
+            try report(ending.underlyingError as? CaptureError, url: url)
         case .maximumDurationReached:
             Self.note("stopped: reached --duration \(Self.number(duration ?? 0)) s")
         case .maximumFileSizeReached:
@@ -172,21 +172,24 @@ struct Record: AsyncParsableCommand {
     }
 
     /// Refuses before the camera starts what the recording would refuse once it had: an
-    /// extension no container is made for, and an existing file unless --force, which removes it
-    /// (a file, not a directory).
+    /// extension no container is made for, an existing file unless --force, which removes it
+    /// (a file, not a directory), and a folder that takes no file (missing, not a folder, not
+    /// writable, read-only).
     private func preflight(_ url: URL) throws {
         guard MovieFileOutput.supportedFileExtensions.contains(url.pathExtension.lowercased()) else {
             throw CaptureError.unsupportedFileType(url, supported: MovieFileOutput.supportedFileExtensions)
         }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return }
-        guard force else { throw Self.refusal(.fileAlreadyExists(url)) }
-        guard !isDirectory.boolValue else { throw RuntimeFailure(message: "'\(url.path)' is a directory; --force only replaces files") }
-        do {
-            try FileManager.default.removeItem(at: url)
-        } catch {
-            throw RuntimeFailure(message: "cannot replace \(url.path): \(error.localizedDescription)")
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard force else { throw Self.refusal(.fileAlreadyExists(url)) }
+            guard !isDirectory.boolValue else { throw RuntimeFailure(message: "'\(url.path)' is a directory; --force only replaces files") }
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw RuntimeFailure(message: "cannot replace \(url.path): \(error.localizedDescription)")
+            }
         }
+        try OutputFolder.check(url)
     }
 
     /// Rewrites the progress line about twice a second until cancelled, then clears it.

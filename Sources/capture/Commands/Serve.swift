@@ -43,7 +43,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Session preset, e.g. high, vga640x480, hd1280x720.")
     var preset: SessionPreset = .high
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
     @Option(name: .customLong("allow-origin"),
@@ -55,9 +55,6 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         _ = try address()
-        if let duration, !(duration.isFinite && duration > 0 && duration < 1e9) {
-            throw ValidationError("--duration \(duration) must be a number of seconds greater than 0")
-        }
         if let token, token.isEmpty || token.contains(where: \.isWhitespace) {
             throw ValidationError("--token must be a non-empty token without spaces")
         }

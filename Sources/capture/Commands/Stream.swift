@@ -41,7 +41,7 @@ struct Stream: AsyncParsableCommand {
     @Option(name: .customLong("keyframe-interval"), help: "Most frames between key frames (default: two seconds of frames).")
     var keyFrameInterval: Int?
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
     @Option(help: "The address servers bind when a target's URL names no host (default 127.0.0.1; 0.0.0.0 for every interface).")
@@ -64,9 +64,6 @@ struct Stream: AsyncParsableCommand {
     func validate() throws {
         guard !targets.isEmpty else {
             throw ValidationError("name at least one TARGET: \(StreamTarget.acceptedForms.joined(separator: ", "))")
-        }
-        if let duration, !(duration.isFinite && duration > 0 && duration < 1e9) {
-            throw ValidationError("--duration \(duration) must be a number of seconds greater than 0")
         }
         if let bitrate, bitrate <= 0 {
             throw ValidationError("--bitrate \(bitrate) must be a number of kbit/s greater than 0")

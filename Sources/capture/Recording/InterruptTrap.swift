@@ -40,8 +40,12 @@ final class InterruptTrap: Sendable {
     var interrupted: Bool { state.withLock { $0.interrupted } }
 
     /// From now on a signal stops `movie`'s recording; when one came already, stops it at once.
+    /// A signal that comes once the recording has stopped (a limit), while its file is given its
+    /// index, stops that: the file is left in fragments, playable.
     func stops(_ movie: MovieFileOutput) {
-        onInterrupt { movie.stopRecording() }
+        onInterrupt {
+            if movie.isFinalizing { movie.stopFinalizing() } else { movie.stopRecording() }
+        }
     }
 
     /// From now on a signal runs `action` (on the trap's queue); when one came already, runs it
