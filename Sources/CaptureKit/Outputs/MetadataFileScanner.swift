@@ -163,8 +163,10 @@ final class FileScan: Sendable {
 
     /// The error for a picture of `size` over `maxPixels`.
     static func tooLarge(_ url: URL, format: String, size: (width: Int, height: Int), maxPixels: Int) -> CaptureError {
-        let megapixels = (Double(size.width) * Double(size.height) / 1e6).formatted(.number.precision(.significantDigits(1...3)))
-        let limit = (Double(maxPixels) / 1e6).formatted(.number.precision(.significantDigits(1...3)))
+        let style = FloatingPointFormatStyle<Double>.number.precision(.significantDigits(1...3)).grouping(.never)
+            .locale(Locale(identifier: "en_US_POSIX"))
+        let megapixels = (Double(size.width) * Double(size.height) / 1e6).formatted(style)
+        let limit = (Double(maxPixels) / 1e6).formatted(style)
         return CaptureError(code: .outOfRange, message: "'\(url.path)' is a \(size.width)x\(size.height) \(format) (\(megapixels)"
             + " megapixels), over the limit of \(limit) megapixels (\(maxPixels) pixels); it was not decoded. Raise the limit"
             + " (maxPixels, capture scan --max-pixels) to read it", value: url.path)
