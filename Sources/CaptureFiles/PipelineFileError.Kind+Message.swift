@@ -36,18 +36,18 @@ extension PipelineFileError.Kind {
         case .duplicateName(let name, let firstUse):
             return "duplicate name \(Self.quoted(name)); first used at line \(firstUse.line), column \(firstUse.column)"
         case .unknownInput(let reference, let available, let suggestion):
-            return "connection input \(Self.quoted(reference)) does not name an input (inputs: \(available.joined(separator: ", ")))"
+            return "connection input \(Self.quoted(reference)) does not name an input (inputs: \(available.map(Self.excerpt).joined(separator: ", ")))"
                 + Self.didYouMean(suggestion)
         case .wrongMediaInput(let kind, let output, let needs, let input, let suggestion):
             let article = needs == .audio ? "an" : "a"
-            var text = "\(kind) output '\(output)' needs \(article) \(needs.rawValue) input, but "
+            var text = "\(kind) output \(Self.quoted(output)) needs \(article) \(needs.rawValue) input, but "
             if let input {
-                text += "input '\(input)' is \(needs == .audio ? "a camera" : "a microphone")"
+                text += "input \(Self.quoted(input)) is \(needs == .audio ? "a camera" : "a microphone")"
             } else {
                 text += "the file has no \(needs.rawValue) input"
             }
             if let suggestion {
-                return text + "; connect it to '\(suggestion)' with 'connection: { input: \(suggestion) }'"
+                return text + "; connect it to \(Self.quoted(suggestion)) with 'connection: { input: \(Self.excerpt(suggestion)) }'"
             }
             return text + "; add an input with " + (needs == .audio
                 ? "'device: virtual-mic' or a microphone's name or unique ID (see 'capture devices')"

@@ -7,13 +7,14 @@ enum Suggestion {
     /// more characters, or when the written text is a case-insensitive prefix of exactly one
     /// candidate. The smallest distance wins; ties go to the earlier candidate. Text more than
     /// two characters longer than every candidate is too far from all of them and is not
-    /// compared (the comparison costs the product of the lengths; a file's value can be
-    /// megabytes long).
+    /// compared, nor is text or a candidate (an input's name) longer than ``longestCompared``:
+    /// the comparison costs the product of the lengths, and a file's value can be megabytes long.
     /// - Parameters:
     ///   - written: What the file says.
     ///   - candidates: The valid spellings, in preference order.
     /// - Returns: The suggested spelling, or `nil`.
-    static func closest(to written: String, among candidates: [String]) -> String? {
+    static func closest(to written: String, among all: [String]) -> String? {
+        let candidates = all.filter { $0.utf8.count <= 4 * longestCompared && $0.count <= longestCompared }
         let longest = candidates.map(\.count).max() ?? 0
         guard written.utf8.count <= 4 * (longest + 2), written.count <= longest + 2 else { return nil }
         let target = Array(written.lowercased())
@@ -33,6 +34,9 @@ enum Suggestion {
         let prefixed = candidates.filter { $0.lowercased().hasPrefix(String(target)) }
         return prefixed.count == 1 ? prefixed[0] : nil
     }
+
+    /// The longest text compared, in characters.
+    static let longestCompared = 256
 
     /// The optimal string alignment distance: insertions, deletions, substitutions and
     /// transpositions of adjacent characters each cost 1.

@@ -47,20 +47,23 @@ import Testing
         #expect(folder.kind == .unreadableFile(reason: "it is a directory, not a regular file"))
     }
 
-    @Test("an invalid value of a megabyte is quoted in 80 characters with its length", arguments: ["preset", "input", "device", "type"])
+    @Test("an invalid value of a megabyte is quoted in 80 characters with its length", arguments: ["preset", "input", "device", "type", "named input"])
     func hugeValueQuotedInPart(place: String) throws {
         let huge = String(repeating: "y", count: 1_000_000)
         let text = switch place {
         case "preset": Self.file(preset: huge)
         case "input": Self.file(preset: "high").replacing("[still: ~]", with: "[still: { connection: { input: \(huge) } }]")
         case "device": Self.file(preset: "high").replacing("device: virtual", with: "device: \(huge)")
-        default: Self.file(preset: "high").replacing("[still: ~]", with: "[still: { count: \(huge) }]")
+        case "type": Self.file(preset: "high").replacing("[still: ~]", with: "[still: { count: \(huge) }]")
+        // An input named with half a megabyte and a connection naming another: no suggestion is sought.
+        default: Self.file(preset: "high").replacing("[{ device: virtual }]", with: "[{ name: \(huge.dropLast(500_000))z, device: virtual }]")
+            .replacing("[still: ~]", with: "[still: { connection: { input: \(huge.dropLast(500_000))x } }]")
         }
         let error = try #require(throws: PipelineFileError.self) { try PipelineFile.parse(text, fileName: "big.yaml").makeSession() }
         let message = error.description
         #expect(message.count < 600, "\(message.prefix(600))")
         #expect(message.contains(String(repeating: "y", count: 80) + "…"), "\(message.prefix(600))")
-        #expect(message.contains(" (1000000 characters)"), "\(message.prefix(600))")
+        #expect(message.contains(place == "named input" ? " (500001 characters)" : " (1000000 characters)"), "\(message.prefix(600))")
         #expect(!message.contains(String(repeating: "y", count: 81)))
     }
 }
