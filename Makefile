@@ -12,7 +12,7 @@ build: deps
 # Installs what is missing, builds, and writes photo.jpg from the virtual camera.
 demo: deps
 	$(SWIFT) build --product capture
-	@echo "wrote $$(.build/debug/capture snap -d virtual -o photo.jpg --orientation portrait)"
+	@echo "wrote $$(.build/debug/capture snap -d virtual -o photo.jpg --orientation portrait --force)"
 
 # Installs what is missing, builds everything (library, commands, examples, tests) once, runs every test.
 # Serially: the virtual cameras are shared devices, as real ones are.

@@ -17,6 +17,9 @@ extension PipelineFile {
         public var connection: ConnectionSpec
         /// Where the output's list item starts (its `audioData` key).
         public var location: SourceLocation
+        /// Where the `write` value is written; nil when the file does not write it (errors about the path
+        /// then point at ``location``).
+        public var pathLocation: SourceLocation?
 
         /// Creates audio data output settings.
         /// - Parameters:
@@ -26,13 +29,15 @@ extension PipelineFile {
         ///   - path: The WAV file to write, if any.
         ///   - connection: The connection settings.
         ///   - location: Where the output's list item starts.
+        ///   - pathLocation: Where the `write` value is written, if the file gives one.
         public init(
             name: String,
             format: AudioFormatSpec?,
             count: Int?,
             path: String?,
             connection: ConnectionSpec,
-            location: SourceLocation
+            location: SourceLocation,
+            pathLocation: SourceLocation? = nil
         ) {
             self.name = name
             self.format = format
@@ -40,6 +45,7 @@ extension PipelineFile {
             self.path = path
             self.connection = connection
             self.location = location
+            self.pathLocation = pathLocation
         }
     }
 }

@@ -16,15 +16,19 @@ extension PipelineFile {
         public var connection: ConnectionSpec
         /// Where the output's list item starts (its `metadata` key).
         public var location: SourceLocation
+        /// Where the `path` value is written; nil when the file does not write it (errors about the path
+        /// then point at ``location``).
+        public var pathLocation: SourceLocation?
 
         public init(name: String, types: [MetadataObjectType], rectOfInterest: CGRect, path: String?,
-                    connection: ConnectionSpec, location: SourceLocation) {
+                    connection: ConnectionSpec, location: SourceLocation, pathLocation: SourceLocation? = nil) {
             self.name = name
             self.types = types
             self.rectOfInterest = rectOfInterest
             self.path = path
             self.connection = connection
             self.location = location
+            self.pathLocation = pathLocation
         }
     }
 }

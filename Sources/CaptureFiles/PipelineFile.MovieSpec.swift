@@ -29,11 +29,14 @@ extension PipelineFile {
         public var connection: ConnectionSpec
         /// Where the output's list item starts (its `movie` key).
         public var location: SourceLocation
+        /// Where the `path` value is written; nil when the file does not write it (errors about the path
+        /// then point at ``location``).
+        public var pathLocation: SourceLocation?
 
         /// Creates movie output settings; see the properties for what each means.
         public init(name: String, path: String, maxDuration: Double?, maxSize: ByteCount?, fragmentInterval: Double?,
                     codec: VideoCodecType?, bitrate: Int?, keyFrameInterval: Int?, audio: ConnectionSpec?,
-                    connection: ConnectionSpec, location: SourceLocation) {
+                    connection: ConnectionSpec, location: SourceLocation, pathLocation: SourceLocation? = nil) {
             self.name = name
             self.path = path
             self.maxDuration = maxDuration
@@ -45,6 +48,7 @@ extension PipelineFile {
             self.audio = audio
             self.connection = connection
             self.location = location
+            self.pathLocation = pathLocation
         }
 
         /// The video encoding asked for, nil when the file gives none of codec, bitrate and

@@ -16,6 +16,9 @@ extension PipelineFile {
         public var connection: ConnectionSpec
         /// Where the output's list item starts (its `still` key).
         public var location: SourceLocation
+        /// Where the `path` value is written; nil when the file does not write it (errors about the path
+        /// then point at ``location``).
+        public var pathLocation: SourceLocation?
 
         /// Creates still output settings.
         /// - Parameters:
@@ -26,6 +29,7 @@ extension PipelineFile {
         ///   - path: The path pattern of the photos.
         ///   - connection: The connection settings.
         ///   - location: Where the output's list item starts.
+        ///   - pathLocation: Where the `path` value is written, if the file gives one.
         public init(
             name: String,
             format: StillFormat,
@@ -33,7 +37,8 @@ extension PipelineFile {
             count: Int,
             path: String,
             connection: ConnectionSpec,
-            location: SourceLocation
+            location: SourceLocation,
+            pathLocation: SourceLocation? = nil
         ) {
             self.name = name
             self.format = format
@@ -42,6 +47,7 @@ extension PipelineFile {
             self.path = path
             self.connection = connection
             self.location = location
+            self.pathLocation = pathLocation
         }
 
         /// The placeholder in ``path`` replaced by the 1-based photo index.

@@ -21,10 +21,12 @@ extension PipelineFile {
         public var connection: ConnectionSpec
         /// Where the output's list item starts (its `stream` key).
         public var location: SourceLocation
+        /// Where the `target` value is written; nil for a spec not read from a file.
+        public var targetLocation: SourceLocation?
 
         /// Creates stream output settings; see the properties for what each means.
         public init(name: String, target: StreamTarget, bitrate: Int?, keyFrameInterval: Int?, audio: ConnectionSpec?,
-                    connection: ConnectionSpec, location: SourceLocation) {
+                    connection: ConnectionSpec, location: SourceLocation, targetLocation: SourceLocation? = nil) {
             self.name = name
             self.target = target
             self.bitrate = bitrate
@@ -32,6 +34,7 @@ extension PipelineFile {
             self.audio = audio
             self.connection = connection
             self.location = location
+            self.targetLocation = targetLocation
         }
 
         /// The video encoding asked for.

@@ -27,6 +27,9 @@ extension PipelineFile {
         public var connection: ConnectionSpec
         /// Where the output's list item starts (its `videoData` key).
         public var location: SourceLocation
+        /// Where the `path` value is written; nil when the file does not write it (errors about the path
+        /// then point at ``location``).
+        public var pathLocation: SourceLocation?
 
         /// Creates video data output settings.
         /// - Parameters:
@@ -38,6 +41,7 @@ extension PipelineFile {
         ///   - path: The dump path pattern, for `dump`.
         ///   - connection: The connection settings.
         ///   - location: Where the output's list item starts.
+        ///   - pathLocation: Where the `path` value is written, if the file gives one.
         public init(
             name: String,
             pixelFormat: PixelFormat,
@@ -46,7 +50,8 @@ extension PipelineFile {
             action: VideoDataAction,
             path: String?,
             connection: ConnectionSpec,
-            location: SourceLocation
+            location: SourceLocation,
+            pathLocation: SourceLocation? = nil
         ) {
             self.name = name
             self.pixelFormat = pixelFormat
@@ -56,6 +61,7 @@ extension PipelineFile {
             self.path = path
             self.connection = connection
             self.location = location
+            self.pathLocation = pathLocation
         }
     }
 }

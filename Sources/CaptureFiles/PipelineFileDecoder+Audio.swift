@@ -62,7 +62,8 @@ extension PipelineFileDecoder {
             connection: try connection(
                 settings["connection"], inputs: inputs, outputLocation: location, kind: "audioData", output: name, needs: .audio
             ),
-            location: location
+            location: location,
+            pathLocation: settings["write"]?.valueLocation
         )
     }
 }

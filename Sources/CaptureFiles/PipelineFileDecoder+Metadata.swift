@@ -60,7 +60,8 @@ extension PipelineFileDecoder {
             rectOfInterest: rect,
             path: path,
             connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "metadata", output: name),
-            location: location
+            location: location,
+            pathLocation: settings["path"]?.valueLocation
         )
     }
 }

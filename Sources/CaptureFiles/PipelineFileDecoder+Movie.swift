@@ -53,7 +53,7 @@ extension PipelineFileDecoder {
             name: name, path: path, maxDuration: maxDuration, maxSize: maxSize, fragmentInterval: fragmentInterval,
             codec: codec, bitrate: bitrate, keyFrameInterval: keyFrameInterval, audio: audio,
             connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "movie", output: name),
-            location: location
+            location: location, pathLocation: settings["path"]?.valueLocation
         )
     }
 

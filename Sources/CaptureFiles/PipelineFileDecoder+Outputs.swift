@@ -126,7 +126,8 @@ extension PipelineFileDecoder {
             count: count,
             path: path,
             connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "still", output: name),
-            location: location
+            location: location,
+            pathLocation: settings["path"]?.valueLocation
         )
     }
 
@@ -182,7 +183,8 @@ extension PipelineFileDecoder {
             action: action,
             path: path,
             connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "videoData", output: name),
-            location: location
+            location: location,
+            pathLocation: settings["path"]?.valueLocation
         )
         try decodeVideoDataCodec(settings, into: &spec)
         return spec

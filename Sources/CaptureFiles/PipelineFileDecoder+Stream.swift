@@ -54,7 +54,7 @@ extension PipelineFileDecoder {
         return PipelineFile.StreamSpec(
             name: name, target: target, bitrate: bitrate, keyFrameInterval: keyFrameInterval, audio: audio,
             connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "stream", output: name),
-            location: location
+            location: location, targetLocation: targetEntry.valueLocation
         )
     }
 

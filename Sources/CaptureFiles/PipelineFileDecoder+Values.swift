@@ -174,12 +174,14 @@ extension PipelineFileDecoder {
             return "a list"
         case .alias:
             return "an alias"
-        case .scalar(let scalar):
+        case .scalar(let whole):
+            var scalar = whole
+            scalar.string = PipelineFileError.Kind.excerpt(whole.string)
             switch yamlType(of: node) {
             case .null:
                 return scalar.string.isEmpty ? "an empty value" : "null"
             case .str:
-                return "string '\(scalar.string)'"
+                return "string \(PipelineFileError.Kind.quoted(whole.string))"
             case .int:
                 return "integer \(scalar.string)"
             case .float:

@@ -6,8 +6,11 @@ extension PipelineFileError {
     /// `key` values are the YAML key the problem is about; `context` values name the mapping a
     /// key was found in (such as `input`, `still output` or `run`).
     public enum Kind: Sendable, Equatable {
-        /// The file could not be read, or is not UTF-8.
+        /// The file could not be read, is not a regular file, or is not UTF-8.
         case unreadableFile(reason: String)
+        /// The file, or the text given to ``PipelineFile/parse(_:fileName:)``, is larger than
+        /// ``PipelineFile/maximumFileSize``; `size` is its size in bytes.
+        case fileTooLarge(size: Int, limit: Int)
         /// The text is not well-formed YAML; `problem` is the YAML parser's description.
         case syntax(problem: String)
         /// The file has no YAML document.
@@ -44,6 +47,15 @@ extension PipelineFileError {
         case wrongMediaInput(kind: String, output: String, needs: MediaType, input: String?, suggestion: String?)
         /// A key cannot be used together with another key or its value.
         case conflictingKeys(String, with: String, reason: String)
+        /// A path the file writes (`written`, as written) resolves, symbolic links followed, to
+        /// `resolved`, outside `directory`, the folder a run writes into.
+        case pathOutsideDirectory(String, resolved: String, directory: String)
+        /// A file the run would write exists already (at `resolved`), and replacing files was
+        /// not asked for (`capture run --force`, `replacingExistingFiles`).
+        case fileExists(String, resolved: String)
+        /// A path the file writes cannot be written safely: `..` after a folder that does not
+        /// exist yet, a symbolic link to nothing, or an existing directory, FIFO or device.
+        case unsafeOutputPath(String, reason: String)
         /// Building the session failed: CaptureKit rejected the device, format, preset, output
         /// setting or connection written at the error's location. The error names the offending
         /// value and what would be valid.

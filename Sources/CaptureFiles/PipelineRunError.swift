@@ -14,6 +14,10 @@ public enum PipelineRunError: Error, Sendable, Equatable, CustomStringConvertibl
     case timedOut(after: Duration, waitingFor: [String])
     /// A still or frame could not be written to `path`.
     case writeFailed(path: String, reason: String)
+    /// A path the file writes leads out of the run's folder, or names a file that exists when
+    /// replacing files was not asked for; the run did not start. The error is located at the
+    /// path in the file (see ``PipelineFile/checkOutputPaths(in:replacingExistingFiles:)``).
+    case unsafePath(PipelineFileError)
     /// The task running the session was cancelled.
     case cancelled
 
@@ -29,6 +33,8 @@ public enum PipelineRunError: Error, Sendable, Equatable, CustomStringConvertibl
                 + "; check that the device delivers frames (is the format's frame rate what you expect?)"
         case .writeFailed(let path, let reason):
             return "cannot write '\(path)': \(reason)"
+        case .unsafePath(let error):
+            return error.description
         case .cancelled:
             return "the run was cancelled"
         }

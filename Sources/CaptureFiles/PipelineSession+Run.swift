@@ -25,25 +25,37 @@ extension PipelineSession {
     ///   gets the real length when the run ends. Buffers the output dropped because its
     ///   delegate queue was full are counted as dropped.
     /// - A `movie` output records from the start of the run to its end, or until its
-    ///   `maxDuration` or `maxSize` ends the recording first; its file is replaced. A recording
-    ///   that fails fails the run.
+    ///   `maxDuration` or `maxSize` ends the recording first. A recording that fails fails the
+    ///   run.
     /// - `frames: N` stops once every `videoData` output has handled N frames (later frames are
     ///   ignored), every still has been taken and every `audioData` output with a `count` has
     ///   its buffers; the stills are spread over N frame durations. `seconds: S` stops after S
     ///   seconds, once every still has been taken and every `audioData` count reached.
     ///
-    /// Relative paths are resolved against `directory`, which is created if needed; absolute
-    /// paths are used as written.
+    /// Relative paths are resolved against `directory`, which is created if needed. Before the
+    /// session starts, every path the file writes is checked to stay inside `directory`
+    /// (symbolic links followed), and, unless `replacingExistingFiles`, to name no file that
+    /// exists: see ``PipelineFile/checkOutputPaths(in:replacingExistingFiles:)``.
     /// - Parameters:
-    ///   - directory: Where relative output paths are written.
+    ///   - directory: Where relative output paths are written; no path may lead out of it.
+    ///   - replacingExistingFiles: Whether files that exist are replaced (`capture run --force`);
+    ///     otherwise they fail the run before it starts.
     ///   - timeout: How long the run may take before it fails; by default the run's expected
     ///     length (S seconds, or N frames at the slowest input's frame rate, and at least an
     ///     `audioData` count's buffers at 10 ms each) plus ``timeoutMargin``.
     /// - Returns: What each output did, the files written and how long the session ran.
-    /// - Throws: ``PipelineRunError`` when the session cannot start, fails while running, a still
+    /// - Throws: ``PipelineRunError`` when a path is unsafe or names an existing file
+    ///   (``PipelineRunError/unsafePath(_:)``), the session cannot start, fails while running, a still
     ///   fails, a file cannot be written, the run times out, or the task is cancelled. The session
     ///   is stopped whenever this returns or throws.
-    public func run(writingTo directory: URL, timeout: Duration? = nil) async throws(PipelineRunError) -> PipelineRunReport {
+    public func run(writingTo directory: URL, replacingExistingFiles: Bool = false, timeout: Duration? = nil)
+        async throws(PipelineRunError) -> PipelineRunReport
+    {
+        do {
+            try file.checkOutputPaths(in: directory, replacingExistingFiles: replacingExistingFiles)
+        } catch {
+            throw .unsafePath(error)
+        }
         let frameTarget: Int? = if case .frames(let count) = file.run { count } else { nil }
         let limit = timeout ?? expectedLength + Self.timeoutMargin
         let monitor = PipelineRunMonitor(outputCount: outputs.count, frameTarget: frameTarget)

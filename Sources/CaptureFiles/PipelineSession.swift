@@ -4,7 +4,7 @@
 /// file's inputs and outputs.
 ///
 /// Make one with ``PipelineFile/makeSession()``, inspect ``session`` (for example its
-/// `pipelineDescription`), then ``run(writingTo:timeout:)`` it. The session is not running until
+/// `pipelineDescription`), then ``run(writingTo:replacingExistingFiles:timeout:)`` it. The session is not running until
 /// a run starts it, and a run leaves it stopped.
 public final class PipelineSession: Sendable {
     /// The pipeline file the session was built from.

@@ -5,12 +5,18 @@ enum Suggestion {
     /// A candidate is close when it differs only in case, when its edit distance (with
     /// transpositions, ignoring case) is at most 1 for short words and 2 for words of four or
     /// more characters, or when the written text is a case-insensitive prefix of exactly one
-    /// candidate. The smallest distance wins; ties go to the earlier candidate.
+    /// candidate. The smallest distance wins; ties go to the earlier candidate. Text more than
+    /// two characters longer than every candidate is too far from all of them and is not
+    /// compared, nor is text or a candidate (an input's name) longer than ``longestCompared``:
+    /// the comparison costs the product of the lengths, and a file's value can be megabytes long.
     /// - Parameters:
     ///   - written: What the file says.
     ///   - candidates: The valid spellings, in preference order.
     /// - Returns: The suggested spelling, or `nil`.
-    static func closest(to written: String, among candidates: [String]) -> String? {
+    static func closest(to written: String, among all: [String]) -> String? {
+        let candidates = all.filter { $0.utf8.count <= 4 * longestCompared && $0.count <= longestCompared }
+        let longest = candidates.map(\.count).max() ?? 0
+        guard written.utf8.count <= 4 * (longest + 2), written.count <= longest + 2 else { return nil }
         let target = Array(written.lowercased())
         guard !target.isEmpty else { return nil }
         let limit = target.count >= 4 ? 2 : 1
@@ -28,6 +34,9 @@ enum Suggestion {
         let prefixed = candidates.filter { $0.lowercased().hasPrefix(String(target)) }
         return prefixed.count == 1 ? prefixed[0] : nil
     }
+
+    /// The longest text compared, in characters.
+    static let longestCompared = 256
 
     /// The optimal string alignment distance: insertions, deletions, substitutions and
     /// transpositions of adjacent characters each cost 1.

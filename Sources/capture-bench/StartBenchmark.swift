@@ -97,7 +97,7 @@ enum StartBenchmark {
         let capture = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("capture").path
         var snapRuns: [Double] = [], launchRuns: [Double] = []
         for _ in 0..<7 {
-            snapRuns.append(try Processes.time(capture, ["snap", "-d", "virtual", "--preset", "vga640x480", "-o", "/tmp/capture-bench-snap.jpg"]).seconds * 1000)
+            snapRuns.append(try Processes.time(capture, ["snap", "-d", "virtual", "--preset", "vga640x480", "--force", "-o", "/tmp/capture-bench-snap.jpg"]).seconds * 1000)
             launchRuns.append(try Processes.time("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "!", "jpegenc", "!",
                                                                            "filesink", "location=/tmp/capture-bench-cold.jpg"]).seconds * 1000)
         }

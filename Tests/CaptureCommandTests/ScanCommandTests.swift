@@ -67,6 +67,66 @@ struct ScanCommandTests {
         #expect(face["type"] as? String == "face" && face["faceID"] as? Int == 1 && face["yaw"] as? Double == 0, "\(face)")
     }
 
+    /// A PNG of 74 bytes whose header claims `width` x `height` RGBA pixels, with 17 bytes of
+    /// image data (1000 zero bytes, deflated): a decoder that believes the header allocates it all.
+    static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let length = UInt32(body.count)
+            let typed = Array(type.utf8) + body
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in typed {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            return withUnsafeBytes(of: length.bigEndian, Array.init) + typed + withUnsafeBytes(of: (crc ^ 0xFFFF_FFFF).bigEndian, Array.init)
+        }
+        let size = withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init)
+        let deflated: [UInt8] = [120, 218, 99, 96, 24, 5, 163, 96, 20, 12, 119, 0, 0, 3, 232, 0, 1]
+        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", size + [8, 6, 0, 0, 0])
+            + chunk("IDAT", deflated) + chunk("IEND", []))
+    }
+
+    /// `capture` with `arguments`, killed after 60 s (a hang guard: these files once hung it).
+    static func guardedScan(_ arguments: [String]) throws -> Completed {
+        try runProcess(URL(fileURLWithPath: "/usr/bin/timeout"), ["60", binaries.appendingPathComponent("capture").path] + arguments)
+    }
+
+    @Test("hostile files are each named with the reason on standard error, and the next file is still scanned: a PNG claiming 20000x20000 (before decoding), a FIFO, an ELF named .jpg, an image with no code")
+    func hostileFiles() throws {
+        let directory = try scratchDirectory()
+        let qr = directory.appendingPathComponent("qr.png").path
+        try tool("/usr/bin/zint", ["-b", "QRCODE", "-d", "scan me", "--scale=4", "-o", qr])
+        let bomb = directory.appendingPathComponent("bomb.png")
+        try Self.pngHeader(width: 20000, height: 20000).write(to: bomb)
+        let fifo = directory.appendingPathComponent("pipe.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let elf = directory.appendingPathComponent("true.jpg").path
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: elf)
+        let blank = directory.appendingPathComponent("blank.png").path
+        try tool("/usr/bin/gst-launch-1.0", ["-q", "videotestsrc", "pattern=black", "num-buffers=1", "!", "video/x-raw,width=64,height=64",
+                                             "!", "pngenc", "!", "filesink", "location=\(blank)"])
+        let result = try Self.guardedScan(["scan", "--file", bomb.path, fifo, elf, blank, qr])
+        #expect(result.status == 1, "\(result.status) \(result.error)")
+        #expect(result.output == "qr scan me\n")
+        let lines = result.error.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "error: '\(bomb.path)' is a 20000x20000 PNG (400 megapixels), over the limit of 100 megapixels (100000000 pixels);"
+                + " it was not decoded. Raise the limit (maxPixels, capture scan --max-pixels) to read it",
+            "error: '\(fifo)' is a FIFO, not a regular file; scan reads image and video files",
+            "error: '\(elf)' is not an image or video format scan reads (it is an ELF executable); scan reads PNG, JPEG, GIF, BMP and"
+                + " PNM images; MP4, MOV, Matroska, WebM, AVI, MPEG, Ogg, FLV and ASF videos",
+            "\(blank): no code",
+        ], "\(result.error)")
+        // Every file read, each with its code (a file named twice prints its code twice): 0. The limit is settable.
+        let good = try Self.guardedScan(["scan", "--file", qr, qr])
+        #expect(good.status == 0 && good.output == "qr scan me\nqr scan me\n" && good.error.isEmpty, "\(good.status) \(good.output) \(good.error)")
+        let small = try Self.guardedScan(["scan", "--max-pixels", "1000", "--file", qr])
+        #expect(small.status == 1 && small.output.isEmpty)
+        #expect(small.error.contains("over the limit of 0.001 megapixels (1000 pixels)"), "\(small.error)")
+        let zero = try Self.guardedScan(["scan", "--max-pixels", "0", "--file", qr])
+        #expect(zero.status == 2 && zero.error.contains("--max-pixels 0 must be a number of pixels greater than 0"), "\(zero.error)")
+    }
+
     @Test("bad types, rects and files are reported: usage errors (rects outside the unit square too) exit 2, unreadable files 1")
     func scanMisuse() throws {
         let types = try launch("capture", ["scan", "--types", "qr,smoke"])

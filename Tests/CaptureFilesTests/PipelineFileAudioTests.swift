@@ -96,7 +96,8 @@ import Testing
             count: 100,
             path: "out/sound.wav",
             connection: .init(input: "mic", namesInput: false, orientation: nil, mirrored: nil, location: at(13, 5)),
-            location: at(13, 5)
+            location: at(13, 5),
+            pathLocation: at(17, 14)
         ))
         #expect(usb.name == "output2" && usb.count == nil && usb.format == nil && usb.path == "usb.WAV")
         #expect(usb.connection.input == "usb" && usb.connection.namesInput)

@@ -86,7 +86,8 @@ import Testing
                     connection: PipelineFile.ConnectionSpec(
                         input: "cam", orientation: .portrait, mirrored: true, location: at(19, 9)
                     ),
-                    location: at(12, 5)
+                    location: at(12, 5),
+                    pathLocation: at(17, 13)
                 )),
                 .still(PipelineFile.StillSpec(
                     name: "output1",
@@ -109,7 +110,8 @@ import Testing
                     connection: PipelineFile.ConnectionSpec(
                         input: "usb", orientation: .landscapeRight, mirrored: false, location: at(30, 19)
                     ),
-                    location: at(23, 5)
+                    location: at(23, 5),
+                    pathLocation: at(29, 13)
                 )),
                 .videoData(PipelineFile.VideoDataSpec(
                     name: "output3",

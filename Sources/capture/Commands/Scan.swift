@@ -10,8 +10,13 @@ struct Scan: AsyncParsableCommand {
         discussion: """
             Each code is printed once, when it comes into view: "TYPE VALUE", or with --json one \
             line {"type","value","corners","bounds","time","duration","source"} (positions are \
-            normalised to the frame: {0,0} top left). Exits 0 when something was found (at once \
-            with --once), 1 when nothing was by the end of the files or the timeout.
+            normalised to the frame: {0,0} top left). A device: exits 0 when something was found \
+            (at once with --once), 1 when nothing was by the timeout. Files, as zbarimg: each is \
+            scanned in turn; one that cannot be read (missing, not a regular file, not an image \
+            or video format scan reads, an image over --max-pixels) is named on standard error \
+            with the reason, "FILE: no code" there for one without a code, and the next file is \
+            scanned. Exits 0 when every file had a code (with --once, when one was found), 1 \
+            otherwise.
             """
     )
 
@@ -39,12 +44,19 @@ struct Scan: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Give up after this many seconds (live devices; default: run until interrupted).")
     var timeout: Double?
 
+    @Option(name: .customLong("max-pixels"), parsing: .unconditional,
+            help: "Files: refuse images (before decoding) and videos whose pictures have more pixels than this (default: 100000000).")
+    var maxPixels: Int = MetadataFileScanner.defaultMaxPixels
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if device != nil && !files.isEmpty { throw ValidationError("use either --device or --file, not both") }
         if let timeout, !(timeout.isFinite && timeout > 0 && timeout < 1e9) {
             throw ValidationError("--timeout \(timeout) must be a number of seconds greater than 0")
+        }
+        if maxPixels <= 0 {
+            throw ValidationError("--max-pixels \(maxPixels) must be a number of pixels greater than 0")
         }
         if let rect, !rect.isWithinUnitSquare {
             throw ValidationError("--rect \(rect.text) is not a non-empty x,y,w,h within 0,0,1,1")
@@ -58,20 +70,37 @@ struct Scan: AsyncParsableCommand {
         var printer = ScanPrinter(json: json)
         if files.isEmpty {
             try await scanDevice(types: chosen, rect: area, printer: &printer)
+            if printer.printed == 0 { throw ExitCode(1) }
         } else {
-            let scanner = MetadataFileScanner(types: chosen, rectOfInterest: area, effort: effort)
-            files: for path in files {
+            let scanner = MetadataFileScanner(types: chosen, rectOfInterest: area, effort: effort, maxPixels: maxPixels)
+            var everyFileHadOne = true
+            for path in files {
+                printer.forgetShown()
+                let before = printer.printed
                 do {
                     for try await batch in scanner.scan(URL(fileURLWithPath: path)) {
                         printer.print(batch, source: path, limit: once ? 1 : nil)
-                        if once && printer.printed > 0 { break files }
+                        if once && printer.printed > 0 { break }
                     }
-                } catch let error as CaptureError {
-                    throw RuntimeFailure(message: "\(path): \(error)")
+                } catch {
+                    everyFileHadOne = false
+                    let message = "\(error)"
+                    Self.note(message.contains(path) ? "error: \(message)" : "error: \(path): \(message)")
+                    continue
+                }
+                if once && printer.printed > 0 { break }
+                if printer.printed == before {
+                    everyFileHadOne = false
+                    Self.note("\(path): no code")
                 }
             }
+            if once ? printer.printed == 0 : !everyFileHadOne { throw ExitCode(1) }
         }
-        if printer.printed == 0 { throw ExitCode(1) }
+    }
+
+    /// A line on standard error.
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     private func scanDevice(types: [MetadataObjectType], rect: CGRect, printer: inout ScanPrinter) async throws {
@@ -120,6 +149,9 @@ struct ScanPrinter {
     private var shown: [String: CaptureTime] = [:]
 
     init(json: Bool) { self.json = json }
+
+    /// Forgets what was shown, so that a file named twice prints its codes twice.
+    mutating func forgetShown() { shown = [:] }
 
     /// Prints the batch's objects not shown yet; with `limit`, no more than that many in all.
     /// Codes print as "TYPE VALUE", faces as "face ID".

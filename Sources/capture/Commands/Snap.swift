@@ -4,7 +4,11 @@ import Foundation
 
 /// `capture snap`: one still from a running session.
 struct Snap: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "snap", abstract: "Take one still and print the path written.")
+    static let configuration = CommandConfiguration(
+        commandName: "snap",
+        abstract: "Take one still and print the path written.",
+        discussion: "An existing file is an error (exit 1) unless --force, as for 'capture record'; a directory or an empty -o is a usage error (exit 2)."
+    )
 
     @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
     var device = "default"
@@ -30,6 +34,9 @@ struct Snap: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Exposure bracket in EV, e.g. -2,0,2: writes NAME-1.EXT, NAME-2.EXT … and prints each path.")
     var bracket: EVList?
 
+    @Flag(help: "Overwrite the output file (or a bracket's files) if it exists.")
+    var force = false
+
     @OptionGroup var controls: ControlOptions
 
     @OptionGroup var global: GlobalOptions
@@ -38,10 +45,18 @@ struct Snap: AsyncParsableCommand {
         guard (0...100).contains(quality) else {
             throw ValidationError("--quality \(quality) is out of range; use 0-100")
         }
+        try OutputFile.checkUsage(output, option: "-o", example: "photo." + (format == .jpeg ? "jpg" : format.rawValue))
+    }
+
+    /// The files the still or the bracket will write.
+    private var paths: [String] {
+        guard let bracket else { return [output] }
+        return bracket.values.indices.map { Self.numbered(output, $0 + 1) }
     }
 
     func run() async throws {
         global.bootstrapLogging()
+        for path in paths { try OutputFile.checkReplacing(path, force: force) }
         let camera = try CaptureDevice.find(device)
         let session = CaptureSession()
         let still = StillImageOutput()
@@ -74,8 +89,7 @@ struct Snap: AsyncParsableCommand {
             throw error
         }
         await session.stopRunning()
-        for (index, sample) in samples.enumerated() {
-            let path = bracket == nil ? output : Self.numbered(output, index + 1)
+        for (sample, path) in zip(samples, paths) {
             try write(sample, to: path)
             print(URL(fileURLWithPath: path).path)
         }
@@ -101,7 +115,8 @@ struct Snap: AsyncParsableCommand {
         do {
             try data.write(to: URL(fileURLWithPath: path))
         } catch {
-            throw RuntimeFailure(message: "cannot write \(path): \(error.localizedDescription)")
+            let reason = (error as NSError).localizedFailureReason ?? error.localizedDescription
+            throw RuntimeFailure(message: "cannot write \(path): \(reason)")
         }
     }
 
