@@ -61,6 +61,7 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        try OutputFile.checkUsage(output, option: "-o", example: "movie.mp4")
         if let bitrate, bitrate <= 0 {
             throw ValidationError("--bitrate \(bitrate) must be a number of kbit/s greater than 0")
         }

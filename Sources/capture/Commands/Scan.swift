@@ -41,7 +41,8 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Image files: thorough (every binarizer, inversion, turns, scaling; the default) or fast (one pass, zxing's default hints).")
     var effort: MetadataFileScanner.Effort = .thorough
 
-    @Option(parsing: .unconditional, help: "Give up after this many seconds (live devices; default: run until interrupted).")
+    @Option(parsing: .unconditional, help: "Give up after this many seconds (live devices; default: run until interrupted).",
+            transform: Seconds.positive)
     var timeout: Double?
 
     @Option(name: .customLong("max-pixels"), parsing: .unconditional,
@@ -52,9 +53,6 @@ struct Scan: AsyncParsableCommand {
 
     func validate() throws {
         if device != nil && !files.isEmpty { throw ValidationError("use either --device or --file, not both") }
-        if let timeout, !(timeout.isFinite && timeout > 0 && timeout < 1e9) {
-            throw ValidationError("--timeout \(timeout) must be a number of seconds greater than 0")
-        }
         if maxPixels <= 0 {
             throw ValidationError("--max-pixels \(maxPixels) must be a number of pixels greater than 0")
         }

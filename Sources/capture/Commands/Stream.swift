@@ -56,6 +56,9 @@ struct Stream: AsyncParsableCommand {
     @Option(help: "Write an rtp:// target's SDP to this file (else it is printed on standard output).")
     var sdp: String?
 
+    @Flag(help: "Replace the --sdp file if it exists.")
+    var force = false
+
     @Argument(help: "Where to stream: see above.")
     var targets: [String] = []
 
@@ -71,6 +74,7 @@ struct Stream: AsyncParsableCommand {
         if (user == nil) != (password == nil) {
             throw ValidationError("--user and --password go together")
         }
+        if let sdp { try OutputFile.checkUsage(sdp, option: "--sdp", example: "stream.sdp") }
         do {
             let parsed = try parsedTargets()
             if sdp != nil, !parsed.contains(where: { if case .rtp = $0 { true } else { false } }) {
@@ -95,6 +99,7 @@ struct Stream: AsyncParsableCommand {
 
     func run() async throws {
         global.bootstrapLogging()
+        if let sdp { try OutputFile.checkReplacing(sdp, force: force) }
         let settings = VideoCodecSettings(codec: .h264, bitrate: bitrate.map { $0 * 1000 }, keyFrameInterval: keyFrameInterval)
         let outputs = try parsedTargets().map { target throws(CaptureError) in try StreamOutput(target: target, videoSettings: settings) }
         let session = CaptureSession()
