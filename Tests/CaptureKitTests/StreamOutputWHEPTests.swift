@@ -199,7 +199,10 @@ extension StreamOutputWHEPTests {
         #expect((viewer["frames"] as? Int ?? 0) >= 15 && viewer["width"] as? Int == 1920 && viewer["height"] as? Int == 1080, "\(viewer)")
         let answer = viewer["answerLines"] as? [String] ?? []
         #expect(answer.contains { $0.hasPrefix("a=fmtp:") && $0.contains("profile-level-id=42e028") }, "answered at level 4: \(answer)")
-        let strict = ["v=0", "o=- 0 0 IN IP4 127.0.0.1", "s=-", "t=0 0", "m=video 9 UDP/TLS/RTP/SAVPF 102", "a=rtpmap:102 H264/90000",
+        // Well formed but for its level (ICE credentials and a fingerprint, as every offer has).
+        let strict = ["v=0", "o=- 0 0 IN IP4 127.0.0.1", "s=-", "t=0 0", "m=video 9 UDP/TLS/RTP/SAVPF 102", "a=ice-ufrag:Wb5z",
+                      "a=ice-pwd:Ak8rNn5eXbd9Ff4cVuNsMpQw", "a=fingerprint:sha-256 0F:74:31:25:CB:A2:13:EC:28:6F:6D:2C:61:FF:5D:C2:BC:B9:DB:3D:98:14:8D:1A:BB:EA:33:0C:A4:60:A8:8E",
+                      "a=setup:actpass", "a=mid:0", "a=recvonly", "a=rtpmap:102 H264/90000",
                       "a=fmtp:102 packetization-mode=1;profile-level-id=42e01f", ""].joined(separator: "\r\n")
         let (status, _, body) = try await Self.request(url, method: "POST", headers: ["Content-Type": "application/sdp"], body: strict)
         #expect(status == 406 && body.contains("level 4") && body.contains("level 3.1") && body.contains("level-asymmetry-allowed=1"),

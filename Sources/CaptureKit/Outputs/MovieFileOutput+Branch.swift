@@ -68,6 +68,7 @@ extension MovieFileOutput {
             return .pass
         }
         if let audio = try? branch.pad("aqueue", "sink") {
+            recording.progress.withLock { $0.hasAudio = true }
             audio.addBufferProbe { buffer in
                 guard let time = buffer.runningTime else { return .drop }
                 return recording.admitAudio(runningTime: time, duration: buffer.duration ?? 0) ? .pass : .drop

@@ -48,6 +48,7 @@ extension MovieFileOutput {
             return true
         }
         guard current else { return }
+        recording.waitForAudioToStart(timeout: .milliseconds(500))
         owner.branchChanged()
         // Not running (the session stopped meanwhile): nothing will detach the branch.
         if state.withLock({ $0.recording === recording }), recording.progress.withLock({ !$0.attached || $0.finished }) {

@@ -41,6 +41,9 @@ final class Recording: Sendable {
         /// The admitted frames not yet out of the branch's queue, and those it dropped.
         var inFlight = InFlightFrames()
         var audioOut = 0
+        /// The branch has an audio part, and audio buffers admitted into it so far.
+        var hasAudio = false
+        var audioIn = 0
         var encodedBytes: Int64 = 0
         var fileBytes: Int64 = 0
         var nextDiskCheck: UInt64 = 0
@@ -62,6 +65,8 @@ final class Recording: Sendable {
     let connections: [CaptureConnection]
     let progress = Mutex(Progress())
     let syncer: FragmentSyncer
+    /// Signalled by the first audio buffer admitted.
+    private let firstAudio = DispatchSemaphore(value: 0)
     private let onStart: @Sendable (Recording) -> Void
     private let onLimit: @Sendable (Recording) -> Void
 
@@ -139,12 +144,28 @@ final class Recording: Sendable {
     /// An audio buffer at the branch's entry, by its running time: admitted from the first video
     /// frame's time on (the buffer that spans it included), up to the maximum duration.
     func admitAudio(runningTime pts: UInt64, duration: UInt64) -> Bool {
-        progress.withLock { progress in
-            guard !progress.finished, let start = progress.start, pts + duration > start else { return false }
+        let (admitted, first) = progress.withLock { progress -> (Bool, Bool) in
+            guard !progress.finished, let start = progress.start, pts + duration > start else { return (false, false) }
             if settings.maxDuration.isNumeric, pts >= start, pts - start >= UInt64(max(0, settings.maxDuration.nanoseconds)) {
-                return false
+                return (false, false)
             }
-            return true
+            progress.audioIn += 1
+            return (true, progress.audioIn == 1)
+        }
+        if first { firstAudio.signal() }
+        return admitted
+    }
+
+    /// Before the branch is ended: when it has video in the file and an audio part that has
+    /// had no buffer yet, waits (up to `timeout`) for the first one. An audio track that ends
+    /// before its first buffer has no format, and MP4 and MOV files with such a track open in
+    /// no player (a recording stopped at once after did-start was one, about half the time).
+    /// Called from the thread that stops the recording, never a streaming thread.
+    func waitForAudioToStart(timeout: DispatchTimeInterval) {
+        let waits = progress.withLock { $0.hasAudio && $0.framesIn > 0 && $0.audioIn == 0 && !$0.finished }
+        guard waits else { return }
+        if firstAudio.wait(timeout: .now() + timeout) == .timedOut {
+            CaptureLog.logger.warning("\(settings.url.path): no audio reached the recording before it was stopped; its audio track is empty")
         }
     }
 
