@@ -52,7 +52,10 @@ final class PipelineMovieRecorder: FileOutputRecordingDelegate {
         if let error, !error.recordingSuccessfullyFinished {
             monitor.fail(.capture(error, during: "movie output '\(spec.name)'"))
         } else {
-            monitor.recorded(output: index, file: file.path, seconds: output.recordedDuration.seconds, dropped: output.droppedFrameCount)
+            // Complete and playable, but left in fragments (its index could not be written).
+            let warning = error?.code == .movieNotFinalized ? "movie output '\(spec.name)': \(error?.message ?? "")" : nil
+            monitor.recorded(output: index, file: file.path, seconds: output.recordedDuration.seconds, dropped: output.droppedFrameCount,
+                             warning: warning)
         }
         finish.finish()
     }

@@ -17,6 +17,7 @@ final class PipelineRunMonitor: Sendable {
         var audioFormat: AudioFormat?
         /// The seconds a `movie` output recorded, once its file is finished.
         var recordedSeconds: Double?
+        var warnings: [String] = []
     }
 
     struct State {
@@ -96,8 +97,9 @@ final class PipelineRunMonitor: Sendable {
 
     /// Records the finished file of a `movie` output: its path, the seconds recorded and the
     /// frames dropped.
-    func recorded(output index: Int, file: String, seconds: Double, dropped: Int) {
+    func recorded(output index: Int, file: String, seconds: Double, dropped: Int, warning: String? = nil) {
         state.withLock { state in
+            if let warning { state.outputs[index].warnings.append(warning) }
             state.outputs[index].count += 1
             state.outputs[index].files.append(file)
             state.outputs[index].recordedSeconds = seconds

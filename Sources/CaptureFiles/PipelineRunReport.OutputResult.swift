@@ -34,6 +34,9 @@ extension PipelineRunReport {
         public var audioFormat: AudioFormat?
         /// The seconds a `movie` output recorded into its file; nil for other outputs.
         public var recordedSeconds: Double?
+        /// What went wrong without failing the run: a `movie` output's file left in fragments
+        /// (complete and playable, without its final index), each naming the file and why.
+        public var warnings: [String]
 
         /// Creates an output result.
         /// - Parameters:
@@ -48,6 +51,7 @@ extension PipelineRunReport {
         ///   - audioFrames: The audio frames an `audioData` output handled.
         ///   - audioFormat: The format of an `audioData` output's audio.
         ///   - recordedSeconds: The seconds a `movie` output recorded.
+        ///   - warnings: What went wrong without failing the run.
         public init(
             name: String,
             kind: String,
@@ -59,7 +63,8 @@ extension PipelineRunReport {
             codes: [String] = [],
             audioFrames: Int = 0,
             audioFormat: AudioFormat? = nil,
-            recordedSeconds: Double? = nil
+            recordedSeconds: Double? = nil,
+            warnings: [String] = []
         ) {
             self.name = name
             self.kind = kind
@@ -72,6 +77,7 @@ extension PipelineRunReport {
             self.audioFrames = audioFrames
             self.audioFormat = audioFormat
             self.recordedSeconds = recordedSeconds
+            self.warnings = warnings
         }
 
         /// The average of ``meanLuma`` over the frames, if any were measured.

@@ -32,6 +32,11 @@ public struct PipelineRunReport: Sendable, Equatable, CustomStringConvertible {
         outputs.flatMap(\.files)
     }
 
+    /// Every output's warnings (``OutputResult/warnings``), in output order.
+    public var warnings: [String] {
+        outputs.flatMap(\.warnings)
+    }
+
     /// The result of the output called `name`, if there is one.
     /// - Parameter name: The output's name in the file.
     /// - Returns: The output's result, or nil.

@@ -346,7 +346,8 @@ extension PipelineSession {
                 codes: progress[index].codes,
                 audioFrames: progress[index].audioFrames,
                 audioFormat: progress[index].audioFormat,
-                recordedSeconds: progress[index].recordedSeconds
+                recordedSeconds: progress[index].recordedSeconds,
+                warnings: progress[index].warnings
             )
         }
         return PipelineRunReport(

@@ -37,6 +37,7 @@ struct Run: AsyncParsableCommand {
         do {
             let report = try await prepared.run(writingTo: folder, replacingExistingFiles: force)
             print(report)
+            for warning in report.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         } catch {
             throw RuntimeFailure(message: "\(file): \(error)")
         }
