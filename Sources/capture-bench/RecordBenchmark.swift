@@ -72,7 +72,9 @@ enum RecordBenchmark {
         let fsync = movie.fragmentSyncCost ?? (0, 0, 0)
         movie.stopRecording()
         let cpu = cpuSeconds() - before
-        _ = events.finished.wait(timeout: .now() + 10)
+        guard events.finished.wait(timeout: .now() + 10) == .success else {
+            throw BenchFailure(message: "the recording to \(url.path) did not finish within 10 s of its stop")
+        }
         return (cpu / (try mediaSeconds(url.path)), pipeline, fsync)
     }
 
@@ -105,15 +107,19 @@ enum RecordBenchmark {
             let begin = DispatchTime.now()
             movie.startRecording(to: directory.appendingPathComponent("cycle\(index).mp4"), recordingDelegate: events)
             guard events.started.wait(timeout: .now() + 5) == .success else {
-                _ = events.finished.wait(timeout: .now() + 1)
-                throw BenchFailure(message: "recording \(index) did not start: \(events.error.map(String.init(describing:)) ?? "no error")")
+                // Its did-finish, when it came within a second, says why; else the error is nil.
+                let finished = events.finished.wait(timeout: .now() + 1) == .success
+                throw BenchFailure(message: "recording \(index) did not start within 5 s: "
+                    + (finished ? events.error.map(String.init(describing:)) ?? "finished without an error" : "and did not finish either"))
             }
             starts.append(Double(DispatchTime.now().uptimeNanoseconds - begin.uptimeNanoseconds) / 1e6)
             Thread.sleep(forTimeInterval: 0.3)
             let end = DispatchTime.now()
             movie.stopRecording()
             stops.append(Double(DispatchTime.now().uptimeNanoseconds - end.uptimeNanoseconds) / 1e6)
-            _ = events.finished.wait(timeout: .now() + 5)
+            guard events.finished.wait(timeout: .now() + 5) == .success else {
+                throw BenchFailure(message: "recording \(index) did not finish within 5 s of its stop")
+            }
             finishes.append(Double(DispatchTime.now().uptimeNanoseconds - end.uptimeNanoseconds) / 1e6)
         }
         return (starts, stops, finishes)

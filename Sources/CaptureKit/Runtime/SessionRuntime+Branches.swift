@@ -97,8 +97,15 @@ extension SessionRuntime {
                 return .remove
             }
         }
-        for _ in branch.feeds { _ = unlinked.wait(timeout: .now() + .seconds(2)) }
-        for _ in sinks { _ = finished.wait(timeout: .now() + .seconds(5)) }
+        // A feed whose idle probe has not run in 2 s (its source stalled) is logged and the branch
+        // removed all the same; a sink without end of stream in 5 s likewise (its file may lack
+        // its end: the output's did-finish says what the file holds).
+        for _ in branch.feeds where unlinked.wait(timeout: .now() + .seconds(2)) == .timedOut {
+            CaptureLog.logger.warning("branch \(key): a feed was not unlinked within 2 s; removing the branch anyway")
+        }
+        for _ in sinks where finished.wait(timeout: .now() + .seconds(5)) == .timedOut {
+            CaptureLog.logger.warning("branch \(key): no end of stream reached a sink within 5 s; removing the branch anyway")
+        }
         pipeline.remove(branch.bin)
         for feed in branch.feeds { feed.release() }
         branch.output?.detach(error: error)

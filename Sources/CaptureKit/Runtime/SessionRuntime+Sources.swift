@@ -69,8 +69,11 @@ extension SessionRuntime {
             blocked.signal()
             return .ok
         }
-        // A source that sends nothing (not yet playing, failed, or stalled) has nothing in flight.
-        if pipeline.currentState == .playing { _ = blocked.wait(timeout: .now() + .milliseconds(200)) }
+        // A source that sends nothing (not yet playing, failed, or stalled) has nothing in flight:
+        // past 200 ms without an idle moment it is taken out as it is.
+        if pipeline.currentState == .playing, blocked.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
+            CaptureLog.logger.debug("source \(source.plan.key): no idle moment within 200 ms; taken out with nothing in flight")
+        }
         pipeline.remove(source.bin)
         exit.unlink(from: teeSink)
     }

@@ -107,7 +107,10 @@ final class WHEPEndpoint: Sendable {
             }
             started.signal()
         }
-        _ = started.wait(timeout: .now() + 10)
+        // Past 10 s, `failure` still holds the time-out: the server is stopped and that is thrown.
+        if started.wait(timeout: .now() + 10) == .timedOut {
+            CaptureLog.logger.warning("WHEP server for \(target.description) did not start within 10 s")
+        }
         self.server.withLock { $0 = server }
         if let error = failure.withLock({ $0 }) {
             stop()
@@ -126,14 +129,19 @@ final class WHEPEndpoint: Sendable {
             self.state.withLock { $0.viewers = [:] }
             drained.signal()
         }
-        _ = drained.wait(timeout: .now() + 5)
+        if drained.wait(timeout: .now() + 5) == .timedOut {
+            // A viewer step is stuck in webrtcbin: the viewers are dropped when it returns.
+            CaptureLog.logger.warning("WHEP: a viewer being added or removed did not finish within 5 s; stopping the server without it")
+        }
         guard let server = server.withLock({ server in defer { server = nil }; return server }) else { return }
         let stopped = DispatchSemaphore(value: 0)
         Task {
             await server.stop()
             stopped.signal()
         }
-        _ = stopped.wait(timeout: .now() + 5)
+        if stopped.wait(timeout: .now() + 5) == .timedOut {
+            CaptureLog.logger.warning("WHEP: the HTTP server did not stop within 5 s; its port may stay bound until it does")
+        }
     }
 
     /// On ``work``: a viewer for `offer`, playing and answered, or why not.
@@ -308,7 +316,10 @@ final class WHEPEndpoint: Sendable {
                 unlinked.signal()
                 return .remove
             }
-            _ = unlinked.wait(timeout: .now() + 2)
+            if unlinked.wait(timeout: .now() + 2) == .timedOut {
+                // No buffer left the tee pad in 2 s (a stalled source): it is idle, so unlink it here.
+                _ = teePad.unlink(from: entry)
+            }
             tee.releaseRequestPad(teePad)
         }
         for element in viewer.elements { bin.remove(element) }
