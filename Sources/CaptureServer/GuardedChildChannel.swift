@@ -8,7 +8,7 @@ import NIOHTTP1
 /// Hummingbird's HTTP/1 channel with WebSocket upgrade, guarded: ``RequestHeadDeadline`` first
 /// in every connection's pipeline, before HTTP's decoder, from the moment it is accepted; and
 /// ``UpgradeGate`` between the decoder and the upgrade handler.
-struct DeadlineChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
+struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
 
     let inner: Inner
@@ -45,7 +45,7 @@ extension HTTPServerBuilder {
                                                idleTimeout: .nanoseconds(Int64(limits.idleTimeout * 1e9)))
         let headTimeout = TimeAmount.nanoseconds(Int64(limits.requestHeadTimeout * 1e9))
         return HTTPServerBuilder { responder in
-            DeadlineChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+            GuardedChildChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
                                                                      configuration: .init(http1: http1)),
                                  headTimeout: headTimeout, gate: { UpgradeGate(policy: policy, token: token) })
         }

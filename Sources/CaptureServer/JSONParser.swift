@@ -138,7 +138,8 @@ struct JSONParser {
         throw failure("a string that never ends")
     }
 
-    /// The scalar of `\uXXXX` (a surrogate pair as two escapes), `index` after the `u`.
+    /// The scalar of a `\u` escape and its four hex digits (a surrogate pair as two escapes),
+    /// `index` after the `u`.
     private mutating func unicodeEscape() throws(Failure) -> Unicode.Scalar {
         let high = try hex4()
         if (0xD800...0xDBFF).contains(high) {

@@ -64,10 +64,7 @@ struct ListenAddress: Sendable, Equatable {
         var next = list
         while let entry = next?.pointee {
             next = entry.ai_next
-            guard let address = entry.ai_addr else { continue }
-            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard getnameinfo(address, entry.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
-            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let address = entry.ai_addr, let text = numericHost(address, length: entry.ai_addrlen) else { continue }
             if !addresses.contains(text) { addresses.append(text) }
         }
         return addresses
@@ -86,12 +83,17 @@ struct ListenAddress: Sendable, Equatable {
             let family = Int32(address.pointee.sa_family)
             guard family == AF_INET || family == AF_INET6 else { continue }
             let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
-            var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            guard getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
-            let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let text = numericHost(address, length: length) else { continue }
             let bare = String(text.prefix { $0 != "%" })
             if !addresses.contains(bare) { addresses.append(bare) }
         }
         return addresses
+    }
+
+    /// `address` as numeric text (getnameinfo, NI_NUMERICHOST); nil when it cannot be shown.
+    static func numericHost(_ address: UnsafePointer<sockaddr>, length: socklen_t) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        guard getnameinfo(address, length, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

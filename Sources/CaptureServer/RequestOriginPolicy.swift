@@ -95,10 +95,11 @@ struct RequestOriginPolicy: Sendable, Equatable {
         var authority = String(lowered.dropFirst(scheme.count + 3))
         if authority.hasSuffix("/") { authority.removeLast() }
         guard !authority.contains("/"), !authority.contains("@"), let name = hostName(ofAuthority: authority) else { return nil }
-        let port = authority.hasSuffix("]") || !authority.contains(":") && !authority.hasPrefix("[")
-            ? nil : authority.split(separator: ":").last.map(String.init)
+        // What follows the host (`]` closes an IPv6 one): `:PORT`, or nothing.
+        let afterHost = authority.hasPrefix("[") ? authority.drop { $0 != "]" }.dropFirst() : authority.drop { $0 != ":" }
+        let port = afterHost.dropFirst()
         let shown = name.contains(":") ? "[\(name)]" : name
-        return port == nil || port == defaultPort ? "\(scheme)://\(shown)" : "\(scheme)://\(shown):\(port!)"
+        return port.isEmpty || port == defaultPort ? "\(scheme)://\(shown)" : "\(scheme)://\(shown):\(port)"
     }
 }
 

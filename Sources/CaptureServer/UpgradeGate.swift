@@ -30,12 +30,15 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
             context.fireChannelRead(data)
             return
         }
-        guard let error = refusal(of: head) else {
+        switch verdict(on: head) {
+        case .pass:
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-            return
+        case .refuse(let error):
+            respond(context, version: head.version, error: error)
+        case .askForToken:
+            respond(context, version: head.version, error: nil)
         }
-        respond(context, version: head.version, error: error)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -62,21 +65,29 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }
 
-    /// Nil to let `head` through; `.some(nil)` for a missing token (a bare 401); the error
-    /// otherwise.
-    private func refusal(of head: HTTPRequestHead) -> APIError?? {
-        guard head.headers["Upgrade"].contains(where: { $0.lowercased().contains("websocket") }) else { return nil }
+    /// What to do with a first request.
+    enum Verdict {
+        /// Not an upgrade, or an upgrade allowed: on to the upgrade handler.
+        case pass
+        /// An upgrade `RequestOriginPolicy` refuses (421, 403).
+        case refuse(APIError)
+        /// An upgrade without the token: a bare 401, as ``TokenMiddleware`` answers.
+        case askForToken
+    }
+
+    private func verdict(on head: HTTPRequestHead) -> Verdict {
+        guard head.headers["Upgrade"].contains(where: { $0.lowercased().contains("websocket") }) else { return .pass }
         let path = String(head.uri.prefix { $0 != "?" })
         if let refusal = policy.refusal(method: head.method.rawValue, host: head.headers["Host"].first,
                                         origin: head.headers["Origin"].first, upgrade: "websocket") {
-            return .some(OriginMiddleware<BasicRequestContext>.error(refusal, method: head.method.rawValue, path: path, policy: policy))
+            return .refuse(OriginMiddleware<BasicRequestContext>.error(refusal, method: head.method.rawValue, path: path, policy: policy))
         }
         if let token {
             let given = URI(head.uri).queryParameters.getAll("token").map { String($0) }
             guard TokenMiddleware<BasicRequestContext>.carries(authorization: head.headers["Authorization"].first, query: given, token: token) else {
-                return .some(nil)
+                return .askForToken
             }
         }
-        return nil
+        return .pass
     }
 }
