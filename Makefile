@@ -4,7 +4,7 @@ SWIFT ?= swift
 .PHONY: deps build demo test docs bench clean
 
 deps:
-	@scripts/install-deps.sh
+	@SWIFT=$(SWIFT) scripts/install-deps.sh
 
 build: deps
 	$(SWIFT) build

@@ -1,4 +1,4 @@
-// ck_zxing.cpp - C shim over zxing-cpp 1.4.0 (Debian bookworm libzxing-dev).
+// ck_zxing.cpp - C shim over zxing-cpp 1.4 (Debian 12's libzxing-dev) and 2.x (Debian 13's, 2.3).
 //
 // SAFETY RULE (see README/report): Debian's libZXing.so.1.4.0 is built with asserts
 // enabled, and Result::operator== asserts lineCount()==1 for linear symbols
@@ -16,8 +16,15 @@
 #endif
 #include "ck_zxing.h"
 
-#include <ZXing/ReadBarcode.h>
+// zxing-cpp 1.4 (Debian 12) or 2.x (Debian 13), told apart at build time: 2.x has Version.h
+// (its ZXVersion.h is a deprecated forwarder), names its options ReaderOptions and its results
+// Barcode; 1.4 has DecodeHints and Result.
+#if __has_include(<ZXing/Version.h>)
+#include <ZXing/Version.h>
+#else
 #include <ZXing/ZXVersion.h>
+#endif
+#include <ZXing/ReadBarcode.h>
 
 #include <algorithm>
 #include <cmath>
@@ -30,6 +37,16 @@
 using namespace ZXing;
 
 namespace {
+
+#if ZXING_VERSION_MAJOR >= 2
+using Options = ReaderOptions;
+using Symbol = Barcode;
+using Symbols = Barcodes;
+#else
+using Options = DecodeHints;
+using Symbol = Result;
+using Symbols = Results;
+#endif
 
 struct Found {
 	uint32_t format;
@@ -94,7 +111,7 @@ BarcodeFormats MatrixZX(uint32_t f)
 }
 
 // Map a zxing result to our format; returns false if the caller did not ask for it.
-bool MapResult(const Result& r, uint32_t want, Found& out)
+bool MapResult(const Symbol& r, uint32_t want, Found& out)
 {
 	std::string t = r.text();
 	uint32_t f = 0;
@@ -294,19 +311,27 @@ void MaskLinear(Gray& img, const Bars& b)
 		}
 }
 
-DecodeHints BaseHints(const ck_options& o)
+Options BaseHints(const ck_options& o)
 {
-	DecodeHints h;
+	Options h;
 	h.setTryHarder(o.try_harder)
 		.setTryRotate(o.try_rotate)
 		.setTryDownscale(o.try_downscale)
 		.setBinarizer(Binarizer(o.binarizer & 3))
 		.setIsPure(false)
-		.setReturnErrors(false)          // never hand out (or compare) error results
+		.setReturnErrors(false) // never hand out (or compare) error results
 		.setTryCode39ExtendedMode(false)
-		.setValidateCode39CheckSum(false) // we verify mod 43 ourselves (keeps plain Code 39 readable)
-		.setValidateITFCheckSum(false)    // we verify the GS1 check for ITF-14 ourselves
 		.setEanAddOnSymbol(EanAddOnSymbol::Ignore);
+	// Check digits are ours to verify: mod 43 for Code 39 (keeps plain Code 39 readable), GS1's
+	// for ITF-14. 1.4 validates them when asked (not asked here); 2.x never does (the options are
+	// deprecated no-ops there) and says in symbologyIdentifier() what it found.
+#if ZXING_VERSION_MAJOR >= 2
+	// Inverted images are read by ck_decode_gray's own pass (try_invert), with the masking and
+	// crops of DecodePass; 2.x's own inversion (on by default) would read every image twice.
+	h.setTryInvert(false);
+#else
+	h.setValidateCode39CheckSum(false).setValidateITFCheckSum(false);
+#endif
 	return h;
 }
 
@@ -527,12 +552,43 @@ Gray Doubled(const Source& src, int x0, int y0, int w, int h)
 	return g;
 }
 
+// zxing-cpp 2.3 re-implemented its local-average binarizer (HybridBinarizer, "symmetric threshold
+// interpolation"): an 8x8 block whose pixels differ by 24 or less takes its threshold from the
+// blocks around it, and when no block of the image differs more, every threshold is 0 and only
+// pixels of exactly 0 count as dark. A code drawn at 8 pixels a module on the 8-pixel grid
+// (generated images, screen captures, video made of them) whose dark is above 0, as limited-range
+// video's 16 is, then binarizes to blank. 1.4's binarizer started from the block's own minimum
+// and read it. For such an image the global-histogram binarizer (what zxing itself uses for
+// images too small for blocks) is asked instead. The check stops at the first block with contrast,
+// which in a camera's frame is one of the first.
+Options ForBlocks(Options h, const Source& img)
+{
+#if ZXING_VERSION_MAJOR > 2 || (ZXING_VERSION_MAJOR == 2 && ZXING_VERSION_MINOR >= 3)
+	constexpr int block = 8, window = 5 * block, flat = 24;
+	if (h.binarizer() != Binarizer::LocalAverage || img.w < window || img.h < window) return h;
+	for (int by = 0; by < (img.h + block - 1) / block; ++by) {
+		int y0 = std::min(by * block, img.h - block);
+		for (int bx = 0; bx < (img.w + block - 1) / block; ++bx) {
+			int x0 = std::min(bx * block, img.w - block);
+			uint8_t lo = 255, hi = 0;
+			for (int y = y0; y < y0 + block; ++y)
+				for (int x = x0; x < x0 + block; ++x) lo = std::min(lo, img.at(x, y)), hi = std::max(hi, img.at(x, y));
+			if (hi - lo > flat) return h;
+		}
+	}
+	h.setBinarizer(Binarizer::GlobalHistogram);
+#else
+	(void)img;
+#endif
+	return h;
+}
+
 // Reads the crop (x0, y0, w, h) of src with hints h, then, if nothing was found and its modules
 // may be small, the crop doubled; appends what it finds in src's coordinates.
-void ReadCrop(const Source& src, int x0, int y0, int w, int h, const DecodeHints& hints, bool tryDoubled, uint32_t want,
+void ReadCrop(const Source& src, int x0, int y0, int w, int h, const Options& hints, bool tryDoubled, uint32_t want,
               std::vector<Found>& acc)
 {
-	auto take = [&](const Results& rs, double scale) {
+	auto take = [&](const Symbols& rs, double scale) {
 		bool any = false;
 		for (auto& r : rs) {
 			Found f;
@@ -544,7 +600,7 @@ void ReadCrop(const Source& src, int x0, int y0, int w, int h, const DecodeHints
 		return any;
 	};
 	ImageView view(src.data + size_t(y0) * src.stride + x0, w, h, ImageFormat::Lum, src.stride);
-	if (take(ReadBarcodes(view, hints), 1) || !tryDoubled || w > 400 || h > 400) return;
+	if (take(ReadBarcodes(view, ForBlocks(hints, Source{src.data + size_t(y0) * src.stride + x0, w, h, src.stride})), 1) || !tryDoubled || w > 400 || h > 400) return;
 	Gray doubled = Doubled(src, x0, y0, w, h);
 	take(ReadBarcodes(ImageView(doubled.px.data(), doubled.w, doubled.h, ImageFormat::Lum), hints), 2);
 }
@@ -560,7 +616,7 @@ void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSy
 	if (!mat.empty()) {
 		auto h = BaseHints(o);
 		h.setFormats(mat).setMaxNumberOfSymbols(uint8_t(maxSymbols)); // matrix only: operator== never asserts
-		for (auto& r : ReadBarcodes(iv, h)) {
+		for (auto& r : ReadBarcodes(iv, ForBlocks(h, src))) {
 			Found f;
 			if (r.isValid() && MapResult(r, want, f)) AddUnique(acc, std::move(f));
 		}
@@ -603,7 +659,7 @@ void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSy
 		while (int(acc.size() - start) < maxSymbols && attempts++ < 2 * maxSymbols + 2) {
 			auto rs = ReadBarcodes(masked ? ImageView(work.px.data(), work.w, work.h, ImageFormat::Lum) : iv, h);
 			if (rs.empty() || !rs.front().isValid()) break;
-			const Result& r = rs.front();
+			const Symbol& r = rs.front();
 			Found f;
 			bool keep = MapResult(r, want, f);
 			ck_point q[4];

@@ -92,10 +92,12 @@ final class RequestHeadDeadline: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func arm(_ context: ChannelHandlerContext) {
         timer?.cancel()
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: timeout) { [weak self] in
-            guard let self, case .awaitingHead = self.state else { return }
-            loopBound.value.close(promise: nil)
+        // The task runs on the channel's loop, where handler and context belong; it holds the
+        // handler until it fires or is cancelled (re-armed, removed).
+        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(in: timeout) {
+            guard case .awaitingHead = loopBound.value.handler.state else { return }
+            loopBound.value.context.close(promise: nil)
         }
     }
 }

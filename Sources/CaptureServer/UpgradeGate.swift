@@ -62,7 +62,8 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         let status = HTTPResponseStatus(statusCode: error.map { Int($0.status.code) } ?? 401)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in loopBound.value.close(promise: nil) }
     }
 
     /// What to do with a first request.

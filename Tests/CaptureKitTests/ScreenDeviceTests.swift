@@ -34,7 +34,7 @@ struct ScreenDeviceTests {
 
     @Test("with $DISPLAY unset there is no screen device, and find(\"screen\") throws deviceNotFound naming the devices there are")
     func noDisplay() async throws {
-        try await Self.withDisplay(nil) {
+        await Self.withDisplay(nil) {
             #expect(!CaptureDevice.devices().contains { $0.uniqueID.hasPrefix("screen:") }, "\(CaptureDevice.devices().map(\.uniqueID))")
             let available = CaptureDevice.devices().enumerated().map { "\($0.offset): \($0.element.uniqueID)" }
             #expect(throws: CaptureError.deviceNotFound("screen", available: available)) { try CaptureDevice.find("screen") }

@@ -85,7 +85,7 @@ struct VirtualMicrophoneSignalTests {
                 "the same time from another buffer's start is the same value")
         let later = VirtualMicrophoneSignal.value(presentationTime: 1_000_250_010, frame: 0, rate: 48000)
         #expect(later != atSample && abs(later - atSample) <= 2 * Double.pi * 494 * 0.25 * 10e-9, "10 ns later: the tone moved on by its slope")
-        let (bytes, values) = Self.render(Self.stereo16, frames: 4, from: 1_000_250_000)
+        let bytes = Self.render(Self.stereo16, frames: 4, from: 1_000_250_000).bytes
         let left = bytes.withUnsafeBytes { Int16(littleEndian: $0.loadUnaligned(fromByteOffset: 0, as: Int16.self)) }
         let right = bytes.withUnsafeBytes { Int16(littleEndian: $0.loadUnaligned(fromByteOffset: 2, as: Int16.self)) }
         #expect(left == Int16((expected * 32767).rounded()) && right == left)

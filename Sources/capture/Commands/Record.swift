@@ -33,7 +33,9 @@ struct Record: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
-    @Option(name: .customLong("max-size"), help: "Stop before the file grows past this size: bytes, or with K, M, G (1000s) or Ki, Mi, Gi (1024s), e.g. 50M.")
+    @Option(name: .customLong("max-size"),
+            help: ArgumentHelp("Stop before the file grows past this size: bytes, or with K, M, G (1000s) or Ki, Mi, Gi (1024s), e.g. 50M.",
+                               valueName: "size"))
     var maxSize: ByteCount?
 
     @Option(parsing: .unconditional, help: "Seconds between the fragments written while recording .mp4 or .mov (default 10; 0 writes none).",

@@ -4,6 +4,4 @@ import CaptureFiles
 /// `--max-size 50M`.
 extension ByteCount: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
-
-    public static var defaultValueDescription: String { "bytes" }
 }

@@ -26,6 +26,7 @@ struct LiveFrames {
 
     /// Reads frames until `settled` holds (checked after each, at least `minimum` frames), and
     /// returns how many it read; fails after `limit`.
+    @discardableResult
     mutating func frames(until settled: () -> Bool, minimum: Int = 2, limit: Int = 150,
                          _ what: @autoclosure () -> String = "") async throws -> Int {
         var count = 0
