@@ -85,6 +85,10 @@ run_in_root() {
 
 inside() {
   local swift_dir=$1; shift
+  # The root is a mount of its own, so that it can become this namespace's root (pivot_root
+  # below): inside a mere chroot the kernel refuses new user and mount namespaces, which tests
+  # (a tmpfs over a folder, a private /etc/hosts) make.
+  mount --bind "$root" "$root"
   mount -t proc proc "$root/proc"
   mount -t sysfs -o ro sysfs "$root/sys"
   mount -t tmpfs -o mode=755 tmpfs "$root/dev"
@@ -114,7 +118,11 @@ inside() {
     [ -d "$base" ] || continue
     mkdir -p "$root$base"; mount --bind "$base" "$root$base"; mount -o remount,bind,ro "$root$base"
   done < <(git config --get-regexp '^url\..*\.insteadof$' 2>/dev/null | sed -E 's/^url\.(.*)\.insteadof .*/\1/I' | grep '^/' | sort -u)
-  exec chroot "$root" /usr/bin/env -i \
+  mkdir -p "$root/.host"
+  cd "$root"
+  pivot_root . .host
+  umount -l /.host
+  exec /usr/bin/env -i \
     PATH="$swift_dir/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
     HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" DEBIAN_FRONTEND=noninteractive \
     /bin/bash -c 'cd "$1" && shift && exec "$@"' bash "$checkout" "$@"

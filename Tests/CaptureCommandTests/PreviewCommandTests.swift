@@ -91,6 +91,10 @@ struct PreviewCommandTests {
         #expect(black.r < 40 && black.g < 40 && black.b < 40, "\(black)")
         #expect(screen.greenPixels(x: 300..<640, y: 20..<290) < 50, "no outline where there is no code")
 
+        // The outline can be there in the first screenshot, a third of a second in (on GStreamer
+        // 1.26, whose pipeline starts sooner, it was, with 10 frames shown by then): the window
+        // runs a second more, 30 frames, so that the count below shows it live.
+        Thread.sleep(forTimeInterval: 1)
         preview.process.interrupt()
         let (status, output, error) = preview.finish()
         #expect(status == 0, "\(error)")

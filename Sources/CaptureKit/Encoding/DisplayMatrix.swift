@@ -1,7 +1,9 @@
 /// The transformation matrix an MP4/MOV video track's header (`tkhd`) carries: how a player
 /// turns (and mirrors) the stored pixels for display. qtmux 1.22 ignores the
 /// `image-orientation` tag, so a recording writes the matrix into each `moov` it sends to the
-/// file (the first fragment's and the final index) on its way to the sink.
+/// file (the first fragment's and the final index) on its way to the sink. qtmux 1.26 honours
+/// the tag (checked with ffprobe on Debian 13), but the rewrite gives the same matrix on both
+/// releases, mirrored ones included, so it stays the one way.
 struct DisplayMatrix: Sendable, Equatable {
     /// a, b, c, d of the matrix in 16.16 fixed point (u, v, w and the translation keep their
     /// identity values).
