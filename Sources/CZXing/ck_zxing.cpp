@@ -653,6 +653,13 @@ void DecodePass(const Source& src, const ck_options& o, uint32_t want, int maxSy
 	if (!lin.empty()) {
 		auto h = BaseHints(o);
 		h.setFormats(lin).setMaxNumberOfSymbols(1); // linear: exactly one symbol per call (assert-proof)
+#if ZXING_VERSION_MAJOR >= 2
+		// 2.x reads noisier linear codes than 1.4, and with them misreads an EAN/UPC whose two
+		// wrong digits keep the check digit (a UPC-A under noise sigma 40 in scan-quality.py, on
+		// two agreeing scan lines). Three agreeing lines drop that read and keep 2.x's gains
+		// (BENCHMARKS.md, "Debian 12 and 13").
+		h.setMinLineCount(3);
+#endif
 		Gray work;                                  // lazily made private copy for masking
 		bool masked = false;
 		int attempts = 0;
