@@ -6,7 +6,7 @@
 #   scripts/debian-root.sh make [--release trixie]             debootstrap the root once (cached)
 #   scripts/debian-root.sh run [--release trixie] -- CMD...    run CMD in the checkout, inside it
 #
-# Needs root (debootstrap, chroot, mounts). The root is cached under $CAPTUREKIT_ROOTS (default
+# Needs root (debootstrap, mounts, pivot_root). The root is cached under $CAPTUREKIT_ROOTS (default
 # /var/cache/capturekit/roots), outside any git work tree, and reused until its recipe changes.
 # Inside, the checkout's .build is its .build-RELEASE (the machine's own build stays apart), and
 # `make test` installs the packages scripts/apt-packages.txt lists for that release itself,
