@@ -68,9 +68,14 @@ make_root() {
   echo "recipe=$recipe" >"$stamp"
 }
 
-# The machine's toolchain: the folder above swiftc's bin/ (…/usr/bin/swiftc → …).
+# The machine's toolchain: $CAPTUREKIT_SWIFT, else the folder above swiftc's bin/
+# (…/usr/bin/swiftc → …). sudo's own PATH may not have swiftc: .ci/run passes the folder.
 toolchain() {
-  local s; s=$(command -v swiftc) || die "no swiftc on PATH to make available inside the root"
+  if [ -n "${CAPTUREKIT_SWIFT:-}" ]; then
+    [ -x "$CAPTUREKIT_SWIFT/usr/bin/swift" ] || die "CAPTUREKIT_SWIFT '$CAPTUREKIT_SWIFT' has no usr/bin/swift"
+    echo "$CAPTUREKIT_SWIFT"; return
+  fi
+  local s; s=$(command -v swiftc) || die "no swiftc on PATH to make available inside the root; set CAPTUREKIT_SWIFT to a toolchain's folder"
   dirname "$(dirname "$(dirname "$(readlink -f "$s")")")"
 }
 
