@@ -5,6 +5,7 @@
 #
 #   scripts/debian-root.sh make [--release trixie]             debootstrap the root once (cached)
 #   scripts/debian-root.sh run [--release trixie] -- CMD...    run CMD in the checkout, inside it
+#   scripts/debian-root.sh toolchain                            the Swift toolchain run makes available
 #
 # Needs root (debootstrap, mounts, pivot_root). The root is cached under $CAPTUREKIT_ROOTS (default
 # /var/cache/capturekit/roots), outside any git work tree, and reused until its recipe changes.
@@ -20,7 +21,7 @@ cache=${CAPTUREKIT_ROOTS:-/var/cache/capturekit/roots}
 release=trixie
 
 die() { printf '%s: %s\n' "$prog" "$*" >&2; exit 2; }
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 command=${1:-}; [ $# -gt 0 ] && shift
 while [ $# -gt 0 ]; do
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$release" in bookworm|trixie) ;; *) die "release '$release' is not one CaptureKit supports; valid: bookworm, trixie" ;; esac
-[ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot and bind mounts)"
+[ "$command" = toolchain ] || [ "$(id -u)" = 0 ] || die "needs root (debootstrap, mounts, pivot_root)"
 case "$cache" in "$checkout"|"$checkout"/*) die "CAPTUREKIT_ROOTS '$cache' is inside the checkout; pick a folder outside it" ;; esac
 root="$cache/$release"
 stamp="$root/.capturekit-root"
@@ -69,7 +70,8 @@ make_root() {
 }
 
 # The machine's toolchain: $CAPTUREKIT_SWIFT, else the folder above swiftc's bin/
-# (…/usr/bin/swiftc → …). sudo's own PATH may not have swiftc: .ci/run passes the folder.
+# (…/usr/bin/swiftc → …). sudo's own PATH may not have swiftc: .ci/run passes the folder it
+# prints for `toolchain` before sudo.
 toolchain() {
   if [ -n "${CAPTUREKIT_SWIFT:-}" ]; then
     [ -x "$CAPTUREKIT_SWIFT/usr/bin/swift" ] || die "CAPTUREKIT_SWIFT '$CAPTUREKIT_SWIFT' has no usr/bin/swift"
@@ -135,6 +137,7 @@ inside() {
 
 case "$command" in
   make) make_root; echo "$root" ;;
+  toolchain) toolchain ;;
   run) run_in_root "$@" ;;
   _inside) inside "$@" ;;
   *) usage ;;

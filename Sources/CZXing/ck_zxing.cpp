@@ -599,8 +599,9 @@ void ReadCrop(const Source& src, int x0, int y0, int w, int h, const Options& hi
 		}
 		return any;
 	};
-	ImageView view(src.data + size_t(y0) * src.stride + x0, w, h, ImageFormat::Lum, src.stride);
-	if (take(ReadBarcodes(view, ForBlocks(hints, Source{src.data + size_t(y0) * src.stride + x0, w, h, src.stride})), 1) || !tryDoubled || w > 400 || h > 400) return;
+	Source crop{src.data + size_t(y0) * src.stride + x0, w, h, src.stride};
+	ImageView view(crop.data, w, h, ImageFormat::Lum, src.stride);
+	if (take(ReadBarcodes(view, ForBlocks(hints, crop)), 1) || !tryDoubled || w > 400 || h > 400) return;
 	Gray doubled = Doubled(src, x0, y0, w, h);
 	take(ReadBarcodes(ImageView(doubled.px.data(), doubled.w, doubled.h, ImageFormat::Lum), hints), 2);
 }
