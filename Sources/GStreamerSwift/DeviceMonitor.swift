@@ -17,6 +17,21 @@ public struct MonitoredDevice: Sendable, Equatable {
     /// pipewiresrc's `target-object`…), in the textual form `Element.set` takes: with the
     /// factory, enough to make the same source again without holding the device.
     public var elementProperties: [String: String]
+    /// The GstDevice's GType name, which says which provider found it: "GstV4l2Device",
+    /// "GstPipeWireDevice", "GstLibcameraDevice", "GstPulseDevice"… Empty when unknown.
+    public var typeName: String
+
+    /// A device as a provider would report it (recorded devices in tests).
+    public init(displayName: String, deviceClass: String, typeName: String, caps: [CapsStructure] = [],
+                properties: [String: CapsValue] = [:], elementFactory: String? = nil, elementProperties: [String: String] = [:]) {
+        self.displayName = displayName
+        self.deviceClass = deviceClass
+        self.typeName = typeName
+        self.caps = caps
+        self.properties = properties
+        self.elementFactory = elementFactory
+        self.elementProperties = elementProperties
+    }
 
     init(_ device: UnsafeMutablePointer<GstDevice>) {
         func take(_ text: UnsafeMutablePointer<gchar>?) -> String {
@@ -25,6 +40,9 @@ public struct MonitoredDevice: Sendable, Equatable {
             return String(cString: text)
         }
         displayName = take(gst_device_get_display_name(device))
+        typeName = device.withMemoryRebound(to: GTypeInstance.self, capacity: 1) { instance in
+            instance.pointee.g_class.map { String(cString: g_type_name($0.pointee.g_type)) } ?? ""
+        }
         deviceClass = take(gst_device_get_device_class(device))
         if let caps = gst_device_get_caps(device) {
             self.caps = CapsStructure.structures(of: caps)
@@ -58,10 +76,15 @@ public final class DeviceMonitor: Sendable {
     private let pointer: CPointer<GstDeviceMonitor>
 
     /// Monitors devices whose class matches `deviceClass` (e.g. "Video/Source").
-    public init(deviceClass: String) {
+    ///
+    /// With `showAll`, devices of providers that others hide are reported too: libcamera's and
+    /// PipeWire's providers hide the v4l2 provider once loaded, whether or not they serve the
+    /// cameras it finds, so a caller that dedupes for itself asks for every provider's devices.
+    public init(deviceClass: String, showAll: Bool = false) {
         GStreamer.initialize()
         let monitor = gst_device_monitor_new()!
         _ = gst_device_monitor_add_filter(monitor, deviceClass, nil)
+        if showAll { gst_device_monitor_set_show_all_devices(monitor, 1) }
         self.pointer = CPointer(monitor)
     }
 

@@ -11,6 +11,8 @@ public struct V4L2Capability: Equatable, Sendable {
     static let videoCapture: UInt32 = 0x1, videoCaptureMPlane: UInt32 = 0x1000
     static let videoOutput: UInt32 = 0x2, videoOutputMPlane: UInt32 = 0x2000
     static let touch: UInt32 = 0x1000_0000
+    /// V4L2_CAP_IO_MC: the node's input is chosen through the media controller.
+    public static let mediaControllerIO: UInt32 = 0x2000_0000
 
     public init(driver: String, card: String, busInfo: String, deviceCaps: UInt32) {
         self.driver = driver
@@ -31,6 +33,11 @@ public struct V4L2Capability: Equatable, Sendable {
         }
         self.init(driver: text(raw.driver), card: text(raw.card), busInfo: text(raw.bus_info), deviceCaps: raw.device_caps)
     }
+
+    /// A node whose I/O the media controller routes (`V4L2_CAP_IO_MC`: unicam, rp1-cfe, rkisp1,
+    /// ipu3, vimc) gives nothing until a pipeline of sub-devices is set up, which is libcamera's
+    /// work; discovery does not list such nodes, though a path given explicitly still opens one.
+    public var isMediaControllerCentric: Bool { deviceCaps & Self.mediaControllerIO != 0 }
 
     /// A camera as GStreamer's v4l2 device provider counts one: captures video, is not a touch
     /// sensor, and is not a memory-to-memory device (which also outputs).

@@ -19,13 +19,13 @@ struct DeviceIdentityTests {
     func replug() throws {
         let registry = DeviceRegistry()
         let description = try Self.camera()
-        let first = try #require(registry.register(description))
+        let first = registry.register(try #require(description.candidate))
         #expect(first.isConnected)
         #expect(registry.unregister(uniqueID: description.uniqueID) === first && !first.isConnected)
-        let second = try #require(registry.register(description))
+        let second = registry.register(try #require(description.candidate))
         #expect(second !== first && second != first && second.uniqueID == first.uniqueID)
         #expect(second.isConnected && !first.isConnected, "the old instance never reconnects")
-        #expect(registry.register(description) === second, "a camera still connected is the same object")
+        #expect(registry.register(try #require(description.candidate)) === second, "a camera still connected is the same object")
     }
 
     @Test("the virtual cameras are listed only without hardware or when asked, always found by uniqueID; hardware is the default")
@@ -36,7 +36,7 @@ struct DeviceIdentityTests {
         if none.isEmpty {
             #expect(registry.cameras().map(\.uniqueID) == ["virtual:back", "virtual:front"], "no hardware: the virtual cameras stand in")
         }
-        let camera = try #require(registry.register(try Self.camera()))
+        let camera = registry.register(try #require(try Self.camera().candidate))
         #expect(!registry.cameras().contains { $0.backend.simulatesSensor } && registry.cameras().contains(camera))
         #expect(registry.device(uniqueID: "virtual:front") === VirtualCamera.front)
         #expect(registry.defaultDevice(for: .video) == camera)

@@ -198,6 +198,12 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         state.withLock { $0.activeFrameRate ?? $0.activeFormat.defaultFrameRate }
     }
 
+    /// How CaptureKit reaches the device: "v4l2" (its node, directly, with every control),
+    /// "virtual" (CaptureKit's own), "x11" (a screen), or the sound server for a microphone
+    /// ("pulse", "pipewire", "alsa"). One camera reachable several ways is listed once, by the
+    /// route that `devices()` prefers; `capture devices --json` prints it.
+    public var route: String { backend.route }
+
     /// The media types the device produces: video for cameras and screens, audio for microphones.
     public var mediaTypes: Set<MediaType> { [backend.mediaType] }
 

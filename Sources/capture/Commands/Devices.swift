@@ -34,7 +34,7 @@ struct Devices: ParsableCommand {
 
     private func printList(_ devices: [CaptureDevice]) {
         for (index, device) in devices.enumerated() {
-            let kind = device.hasMediaType(.video) ? "position \(device.position.rawValue)" : "audio"
+            let kind = (device.hasMediaType(.video) ? "position \(device.position.rawValue)" : "audio") + ", via \(device.route)"
             print("\(index): \(device.localizedName) [\(device.uniqueID)] model \(device.modelID), \(kind)")
             for format in device.formats {
                 print("     \(format)\(format == device.activeFormat ? "  (active)" : "")")
@@ -90,6 +90,8 @@ struct DeviceReport: Encodable {
         var modelID: String
         var name: String
         var position: String
+        /// How CaptureKit reaches the device: "v4l2", "virtual", "x11", "pulse"…
+        var route: String
         /// "video" for cameras, "audio" for microphones.
         var mediaTypes: [String]
         var connected: Bool
@@ -102,6 +104,7 @@ struct DeviceReport: Encodable {
             modelID = device.modelID
             name = device.localizedName
             position = device.position.rawValue
+            route = device.route
             mediaTypes = device.mediaTypes.map(\.rawValue).sorted()
             connected = device.isConnected
             activeFormat = device.activeFormat.description

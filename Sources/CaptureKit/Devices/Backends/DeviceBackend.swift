@@ -7,6 +7,8 @@ import GStreamerSwift
 protocol DeviceBackend: Sendable {
     /// What the device captures.
     var mediaType: MediaType { get }
+    /// How CaptureKit reaches the device (`CaptureDevice.route`).
+    var route: String { get }
     /// One of CaptureKit's own devices (virtual camera or microphone), which stand in where no
     /// hardware exists and are listed after it.
     var isBuiltIn: Bool { get }

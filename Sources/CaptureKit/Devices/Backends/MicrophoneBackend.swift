@@ -4,6 +4,8 @@ struct MicrophoneBackend: DeviceBackend {
     let factory: String
     let properties: [String: String]
     let mediaType = MediaType.audio
+    /// The sound server or API: "pulse", "alsa", "pipewire".
+    var route: String { factory.hasSuffix("src") ? String(factory.dropLast(3)) : factory }
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         AudioSource.microphoneChain(prefix: prefix, factory: factory, properties: properties, device: device, format: format)

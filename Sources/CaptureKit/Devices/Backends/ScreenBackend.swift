@@ -5,6 +5,7 @@ struct ScreenBackend: DeviceBackend {
     /// The X display, as `$DISPLAY` names it (":99", "host:0.0").
     let display: String
     let mediaType = MediaType.video
+    var route: String { "x11" }
     var runsAutoControl: Bool { false }
     var hasExposure: Bool { false }
 

@@ -5,6 +5,7 @@ struct TestPatternBackend: DeviceBackend {
     let isLive: Bool
     let frameCount: Int?
     let mediaType = MediaType.video
+    var route: String { "test-pattern" }
     var runsAutoControl: Bool { false }
 
     func zoomsInPipeline(_ device: CaptureDevice) -> Bool {

@@ -2,6 +2,7 @@
 struct V4L2Backend: DeviceBackend {
     let path: String
     let mediaType = MediaType.video
+    var route: String { "v4l2" }
     var devicePath: String? { path }
 
     func zoomsInPipeline(_ device: CaptureDevice) -> Bool {

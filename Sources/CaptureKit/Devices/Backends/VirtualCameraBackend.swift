@@ -3,6 +3,7 @@ import GStreamerSwift
 /// The virtual cameras: a live `videotestsrc` whose frames `VirtualCameraSensor` paints.
 struct VirtualCameraBackend: DeviceBackend {
     let mediaType = MediaType.video
+    var route: String { "virtual" }
     var isBuiltIn: Bool { true }
     var simulatesSensor: Bool { true }
 

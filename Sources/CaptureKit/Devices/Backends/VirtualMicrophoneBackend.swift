@@ -3,6 +3,7 @@ import GStreamerSwift
 /// The virtual microphone: a live `audiotestsrc` whose buffers `VirtualMicrophoneSignal` fills.
 struct VirtualMicrophoneBackend: DeviceBackend {
     let mediaType = MediaType.audio
+    var route: String { "virtual" }
     var isBuiltIn: Bool { true }
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {

@@ -1,0 +1,197 @@
+import Foundation
+import GStreamerSwift
+import Synchronization
+
+/// The process's devices: one object per uniqueID, hot-plug tracked by device monitors.
+///
+/// Every kind in `DeviceKinds.all` describes what the monitors report. One physical device can
+/// be found several ways (a camera through its V4L2 node and through libcamera or PipeWire):
+/// candidates that share a `PhysicalKey` are one device, and only the connected one with the
+/// highest precedence is listed. The others stay reachable by uniqueID and, for V4L2, by path.
+final class DeviceRegistry: Sendable {
+    static let shared = DeviceRegistry()
+
+    /// A device found by a monitor, or opened by path, with what the dedupe needs.
+    struct Entry {
+        var device: CaptureDevice
+        var sameDevice: Set<PhysicalKey>
+        var precedence: Int
+    }
+
+    private let known = Mutex<[String: Entry]>([:])
+    private let hardwareOrder = Mutex<[String]>([])
+    /// The microphones the sound server calls its default, listed first.
+    private let systemDefaults = Mutex<Set<String>>([])
+    /// The camera (Video/Source) and microphone (Audio/Source) monitors, with their hot-plug
+    /// watches; apart, so that one kind failing to start leaves the other monitored. The camera
+    /// monitor shows every provider's devices (libcamera's and PipeWire's providers hide the
+    /// v4l2 one, even for cameras they do not serve); the kinds and the dedupe decide.
+    private let monitor = Mutex<[(DeviceMonitor, BusWatch?)]?>(nil)
+    /// Screens by uniqueID: one object per display while it answers with the same screen.
+    private let knownScreens = Mutex<[String: CaptureDevice]>([:])
+    /// `CaptureDevice.listsVirtualDevices`.
+    let listsVirtual = Atomic<Bool>(ProcessInfo.processInfo.environment["CAPTUREKIT_VIRTUAL_DEVICES"] == "1")
+
+    /// Cameras, then screens, then microphones.
+    func devices() -> [CaptureDevice] {
+        cameras() + screens() + microphones()
+    }
+
+    /// Hardware cameras in the order found, then the virtual cameras where none is connected or
+    /// when `listsVirtual`.
+    func cameras() -> [CaptureDevice] {
+        let cameras = connectedHardware().filter { $0.hasMediaType(.video) }
+        let virtual = cameras.isEmpty || listsVirtual.load(ordering: .relaxed)
+        return cameras + (virtual ? [VirtualCamera.back, VirtualCamera.front] : [])
+    }
+
+    /// Hardware microphones, the sound server's default first, then in the order found; then
+    /// the virtual microphone (always).
+    func microphones() -> [CaptureDevice] {
+        let hardware = connectedHardware().filter { $0.hasMediaType(.audio) }
+        let defaults = systemDefaults.withLock { $0 }
+        return hardware.filter { defaults.contains($0.uniqueID) } + hardware.filter { !defaults.contains($0.uniqueID) } + [VirtualMicrophone.device]
+    }
+
+    private func connectedHardware() -> [CaptureDevice] {
+        startMonitoringIfNeeded()
+        let order = hardwareOrder.withLock { $0 }
+        let connected = known.withLock { known in order.compactMap { known[$0] }.filter(\.device.isConnected) }
+        return Self.listed(connected).map(\.device)
+    }
+
+    /// The entries listed, in order: each one unless a connected entry of the same device
+    /// (sharing a key) has a higher precedence, or the same and was found first.
+    static func listed(_ entries: [Entry]) -> [Entry] {
+        entries.enumerated().filter { index, entry in
+            !entries.enumerated().contains { other, rival in
+                other != index && !rival.sameDevice.isDisjoint(with: entry.sameDevice)
+                    && (rival.precedence > entry.precedence || (rival.precedence == entry.precedence && other < index))
+            }
+        }.map(\.element)
+    }
+
+    /// The screen of the display `$DISPLAY` names, when it answers; none where it is unset.
+    func screens() -> [CaptureDevice] {
+        guard let display = ScreenDescription.currentDisplay, let screen = screen(display: display) else { return [] }
+        return [screen]
+    }
+
+    /// The screen of `display`, asked afresh: the device found before while the display answers
+    /// with the same screen, else a new one (the old one disconnected); nil when it does not answer.
+    func screen(display: String) -> CaptureDevice? {
+        let uniqueID = ScreenDescription.uniqueIDPrefix + display
+        let description = display.isEmpty ? nil : ScreenDescription.probe(display: display)
+        return knownScreens.withLock { known in
+            if let description, let existing = known[uniqueID], existing.isConnected, existing.formats == [description.format] {
+                return existing
+            }
+            known[uniqueID]?.setConnected(false)
+            known[uniqueID] = description?.makeDevice()
+            return known[uniqueID]
+        }
+    }
+
+    /// The first hardware device for `mediaType`, else the first listed one (a virtual one);
+    /// never a screen.
+    func defaultDevice(for mediaType: MediaType) -> CaptureDevice? {
+        let candidates = (cameras() + microphones()).filter { $0.hasMediaType(mediaType) }
+        return candidates.first { !$0.backend.isBuiltIn } ?? candidates.first
+    }
+
+    /// The connected device with that uniqueID, listed or not.
+    func device(uniqueID: String) -> CaptureDevice? {
+        if uniqueID == VirtualCamera.back.uniqueID { return VirtualCamera.back }
+        if uniqueID == VirtualCamera.front.uniqueID { return VirtualCamera.front }
+        if uniqueID == VirtualMicrophone.uniqueID { return VirtualMicrophone.device }
+        if uniqueID.hasPrefix(ScreenDescription.uniqueIDPrefix) { return screen(display: String(uniqueID.dropFirst(ScreenDescription.uniqueIDPrefix.count))) }
+        startMonitoringIfNeeded()
+        return known.withLock { $0[uniqueID]?.device }.flatMap { $0.isConnected ? $0 : nil }
+    }
+
+    /// The camera whose V4L2 node is `path` (or a link to it). Before any listing, the node is
+    /// described alone (`V4L2DeviceProbe`) instead of starting a monitor that probes every device;
+    /// the device joins the registry, so later listings and hot-plug events give the same object.
+    /// Nil when no such camera is known or the node is not one (the caller then lists devices).
+    func device(atPath path: String) -> CaptureDevice? {
+        let node = realPath(path) ?? path
+        if let known = knownDevice(atNode: node) { return known }
+        guard monitor.withLock({ $0 == nil }), let candidate = V4L2DeviceProbe.describe(path: node)?.candidate else { return nil }
+        return known.withLock { known in
+            if let existing = known[candidate.uniqueID] { return existing.device }
+            let entry = Entry(device: candidate.make(), sameDevice: candidate.sameDevice, precedence: candidate.precedence)
+            known[candidate.uniqueID] = entry
+            return entry.device
+        }
+    }
+
+    private func knownDevice(atNode node: String) -> CaptureDevice? {
+        known.withLock { known in
+            known.values.first { $0.precedence == DevicePrecedence.v4l2 && $0.sameDevice.contains(.v4l2Node(node)) }?.device
+        }
+    }
+
+    private func startMonitoringIfNeeded() {
+        monitor.withLock { slot in
+            guard slot == nil else { return }
+            slot = [(deviceClass: "Video/Source", showAll: true), ("Audio/Source", false)].map { kind in
+                let deviceMonitor = DeviceMonitor(deviceClass: kind.deviceClass, showAll: kind.showAll)
+                let kinds = DeviceKinds.monitoring(kind.deviceClass)
+                for found in deviceMonitor.devices() { _ = register(found, kinds: kinds) }
+                let watch = deviceMonitor.start { [weak self] message in
+                    self?.handle(message, kinds: kinds)
+                }
+                return (deviceMonitor, watch)
+            }
+        }
+    }
+
+    private func handle(_ message: BusMessage, kinds: [any DeviceKind]) {
+        switch message {
+        case .deviceAdded(let found):
+            if let device = register(found, kinds: kinds) {
+                CaptureDevice.post(CaptureDevice.wasConnectedNotification, for: device)
+            }
+        case .deviceRemoved(let found):
+            if let uniqueID = Self.describe(found, kinds: kinds)?.uniqueID, let device = unregister(uniqueID: uniqueID) {
+                CaptureDevice.post(CaptureDevice.wasDisconnectedNotification, for: device)
+            }
+        default:
+            break
+        }
+    }
+
+    /// The first kind's description of a device a monitor reported.
+    static func describe(_ found: MonitoredDevice, kinds: [any DeviceKind]) -> DeviceCandidate? {
+        kinds.lazy.compactMap { $0.describe(found) }.first
+    }
+
+    /// Adds a device a monitor found; returns it when one of the kinds can open it.
+    private func register(_ found: MonitoredDevice, kinds: [any DeviceKind]) -> CaptureDevice? {
+        Self.describe(found, kinds: kinds).map { register($0) }
+    }
+
+    /// Adds a device one kind described. A device opened by path before monitoring started is
+    /// the same object, listed from now on. A device that comes back after it was removed is a
+    /// new object (seed 000: an instance never reconnects); the old one stays disconnected.
+    func register(_ candidate: DeviceCandidate) -> CaptureDevice {
+        let id = candidate.uniqueID
+        if candidate.mediaType == .audio {
+            systemDefaults.withLock { defaults in
+                if candidate.isSystemDefault { defaults.insert(id) } else { defaults.remove(id) }
+            }
+        }
+        defer { hardwareOrder.withLock { if !$0.contains(id) { $0.append(id) } } }
+        if let existing = known.withLock({ $0[id]?.device }), existing.isConnected { return existing }
+        let entry = Entry(device: candidate.make(), sameDevice: candidate.sameDevice, precedence: candidate.precedence)
+        known.withLock { $0[id] = entry }
+        return entry.device
+    }
+
+    /// Marks a removed device disconnected; returns it when it was known.
+    func unregister(uniqueID: String) -> CaptureDevice? {
+        guard let device = known.withLock({ $0[uniqueID]?.device }) else { return nil }
+        device.setConnected(false)
+        return device
+    }
+}

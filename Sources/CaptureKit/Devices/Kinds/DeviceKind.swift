@@ -1,0 +1,17 @@
+import GStreamerSwift
+
+/// One kind of device (V4L2 cameras, microphones, …): which of the devices GstDeviceMonitor
+/// reports are its own, and what each one is. The registry asks every kind in `DeviceKinds.all`
+/// and dedupes what they find (`DeviceCandidate.sameCamera`, `precedence`), so a kind never
+/// needs to know about the others.
+protocol DeviceKind: Sendable {
+    /// Names the kind in logs and tests: "v4l2", "microphone".
+    var id: String { get }
+    /// The GstDeviceMonitor class its devices are reported under ("Video/Source",
+    /// "Audio/Source").
+    var monitoredClass: String { get }
+    /// Describes a device a monitor reported, or nil when it is not this kind's (another
+    /// provider's device, a node that is not a camera). Runs on the caller's thread or the
+    /// monitor's bus thread; reads nothing but `found` and, for V4L2, the by-id links.
+    func describe(_ found: MonitoredDevice) -> DeviceCandidate?
+}

@@ -1,0 +1,13 @@
+/// Every kind of device the registry asks, in the order their devices are listed. Adding a
+/// kind is its folder and one line here.
+enum DeviceKinds {
+    static let all: [any DeviceKind] = [
+        V4L2Kind(),
+        MicrophoneKind(),
+    ]
+
+    /// The kinds whose devices a monitor of `deviceClass` reports.
+    static func monitoring(_ deviceClass: String) -> [any DeviceKind] {
+        all.filter { $0.monitoredClass == deviceClass }
+    }
+}

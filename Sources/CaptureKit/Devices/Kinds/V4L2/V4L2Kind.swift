@@ -1,0 +1,30 @@
+import Foundation
+import GStreamerSwift
+
+/// V4L2 cameras, as GStreamer's v4l2 device provider reports them: capture nodes that are not
+/// metadata, touch, memory-to-memory or media-controller-routed ones (those raw nodes of CSI
+/// sensors and ISPs give nothing until libcamera configures their pipeline). Keyed by the node.
+struct V4L2Kind: DeviceKind {
+    let id = "v4l2"
+    let monitoredClass = "Video/Source"
+    /// Where the stable names of V4L2 nodes are linked.
+    var byIDDirectory = "/dev/v4l/by-id"
+
+    func describe(_ found: MonitoredDevice) -> DeviceCandidate? {
+        guard found.typeName == "GstV4l2Device" else { return nil }
+        if case .int(let caps)? = found.properties["v4l2.device.device_caps"],
+           V4L2Capability(driver: "", card: "", busInfo: "", deviceCaps: UInt32(truncatingIfNeeded: caps)).isMediaControllerCentric {
+            return nil
+        }
+        return V4L2DeviceDescription(found, byIDDirectory: byIDDirectory)?.candidate
+    }
+}
+
+extension V4L2DeviceDescription {
+    /// The camera as the registry keeps it; none without formats (a node that cannot stream).
+    var candidate: DeviceCandidate? {
+        guard !formats.isEmpty else { return nil }
+        return DeviceCandidate(uniqueID: uniqueID, mediaType: .video, sameDevice: [.v4l2Node(realPath(path) ?? path)],
+                               precedence: DevicePrecedence.v4l2, make: makeDevice)
+    }
+}
