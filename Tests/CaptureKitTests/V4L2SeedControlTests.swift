@@ -11,8 +11,7 @@ struct V4L2SeedControlTests {
         let format = CaptureDevice.Format(pixelFormat: .yuy2, width: 640, height: 480,
                                           videoSupportedFrameRateRanges: [.init(minFrameRate: 30, maxFrameRate: 30)])
         return CaptureDevice(uniqueID: "/dev/v4l/by-id/\(fixture)", modelID: fixture, localizedName: fixture, manufacturer: "Logitech",
-                             position: .unspecified, formats: [format], activeFormat: format, backend: V4L2Backend(path: "/dev/video-\(fixture)"),
-                             v4l2Mapping: mapping)
+                             position: .unspecified, formats: [format], activeFormat: format, backend: V4L2Backend(path: "/dev/video-\(fixture)", mapping: mapping))
     }
 
     static func extraControls(_ device: CaptureDevice) -> String? {
@@ -40,7 +39,7 @@ struct V4L2SeedControlTests {
         let format = CaptureDevice.Format(pixelFormat: .yuy2, width: 640, height: 480, videoSupportedFrameRateRanges: rates)
         let device = CaptureDevice(uniqueID: base.uniqueID + "-intervals", modelID: base.modelID, localizedName: base.localizedName,
                                    manufacturer: base.manufacturer, position: .unspecified, formats: [format], activeFormat: format,
-                                   backend: base.backend, v4l2Mapping: base.v4l2Mapping)
+                                   backend: base.backend)
         func caps() -> String? {
             let chain = PipelineCompiler.sourceChain(.init(name: "input0", device: device, mediaType: .video, format: format, frameRate: 30))
             return chain.first { $0.name == "input0_caps" }?.properties.first?.value

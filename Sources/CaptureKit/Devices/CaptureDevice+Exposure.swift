@@ -29,22 +29,18 @@ extension CaptureDevice {
     /// loop where a camera has manual exposure but no auto exposure. Microphones and screens,
     /// which have no sensor, offer none.
     public func isExposureModeSupported(_ mode: ExposureMode) -> Bool {
-        if backend.simulatesSensor { return true }
-        guard backend.devicePath != nil else { return mode == .continuousAutoExposure && backend.hasExposure }
+        let capabilities = self.capabilities
         return switch mode {
-        case .continuousAutoExposure: v4l2Mapping == nil || v4l2Mapping![.exposureContinuous].isSupported
+        case .continuousAutoExposure: capabilities[.exposureContinuous].isSupported
         case .autoExpose: runsExposureLoop
-        case .locked: v4l2Mapping?[.exposureLocked].isSupported ?? false
-        case .custom: v4l2Provides(.exposureCustom)
+        case .locked: capabilities[.exposureLocked].isSupported
+        case .custom: capabilities.byDevice(.exposureCustom)
         }
     }
 
     /// Whether CaptureKit's exposure loop sets the exposure in the auto modes (the virtual
     /// camera, and V4L2 cameras without auto exposure of their own).
-    var runsExposureLoop: Bool {
-        guard let mapping = v4l2Mapping else { return backend.simulatesSensor }
-        return mapping[.exposureContinuous] == .software(.exposureLoop)
-    }
+    var runsExposureLoop: Bool { capabilities.bySoftware(.exposureContinuous, .exposureLoop) }
 
     /// Whether the exposure loop can be pointed somewhere: where it meters the frames.
     public var isExposurePointOfInterestSupported: Bool { runsExposureLoop }
@@ -161,7 +157,7 @@ extension CaptureDevice {
     }
 
     /// The lens aperture (f-number); fixed.
-    public var lensAperture: Float { backend.simulatesSensor ? VirtualCamera.aperture : 0 }
+    public var lensAperture: Float { capabilities.lensAperture }
 
     /// Sets exposure duration and ISO and switches to custom exposure. Pass
     /// `currentExposureDuration` / `currentISO` to keep one of them.

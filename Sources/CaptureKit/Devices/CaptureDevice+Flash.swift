@@ -13,7 +13,7 @@ extension CaptureDevice {
     /// Whether the device has a flash: the virtual back camera (it adds +2 EV of light to the
     /// still's frame), and V4L2 cameras with flash LED controls (led_mode=1, strobe).
     public var hasFlash: Bool {
-        backend.simulatesSensor ? position == .back : v4l2Provides(.flash)
+        capabilities.byDevice(.flash)
     }
 
     /// Whether the flash can fire now (it is there and the device connected).

@@ -38,21 +38,20 @@ extension CaptureDevice {
     /// contrast-detect search); V4L2 cameras through focus_automatic_continuous and
     /// auto_focus_start, or the same search over focus_absolute (SPEC.md's mapping).
     public func isFocusModeSupported(_ mode: FocusMode) -> Bool {
-        guard let mapping = v4l2Mapping else { return backend.simulatesSensor }
-        switch mode {
-        case .locked: return mapping[.focusLocked].isSupported && mapping[.lensPosition].isSupported
-        case .autoFocus: return mapping[.focusAutoOnce].isSupported
-        case .continuousAutoFocus: return mapping[.focusContinuous].isSupported
+        let capabilities = self.capabilities
+        return switch mode {
+        case .locked: capabilities[.focusLocked].isSupported && capabilities[.lensPosition].isSupported
+        case .autoFocus: capabilities[.focusAutoOnce].isSupported
+        case .continuousAutoFocus: capabilities[.focusContinuous].isSupported
         }
     }
 
     /// Whether CaptureKit's contrast-detect search drives the lens for `mode`.
     func searchesFocus(for mode: FocusMode) -> Bool {
-        guard let mapping = v4l2Mapping else { return backend.simulatesSensor && mode != .locked }
         switch mode {
-        case .locked: return false
-        case .autoFocus: return mapping[.focusAutoOnce] == .software(.contrastDetectAutoFocus)
-        case .continuousAutoFocus: return mapping[.focusContinuous] == .software(.contrastDetectAutoFocus)
+        case .locked: false
+        case .autoFocus: capabilities.bySoftware(.focusAutoOnce, .contrastDetectAutoFocus)
+        case .continuousAutoFocus: capabilities.bySoftware(.focusContinuous, .contrastDetectAutoFocus)
         }
     }
 

@@ -3,7 +3,7 @@ extension CaptureDevice {
     /// then raise ISO from 800 to the format's maximum), and V4L2 cameras with
     /// exposure_dynamic_framerate or backlight_compensation.
     public var isLowLightBoostSupported: Bool {
-        backend.simulatesSensor || v4l2Provides(.lowLightBoost)
+        capabilities.byDevice(.lowLightBoost)
     }
 
     /// Whether low-light boost is in use now: on the virtual camera while auto exposure needs

@@ -11,6 +11,7 @@ extension CaptureDevice {
                             videoMaxZoomFactor: videoMaxZoomFactor)
         return CaptureDevice(uniqueID: "test-pattern:\(pattern)", modelID: "videotestsrc", localizedName: "Test Pattern",
                              manufacturer: "GStreamer", position: .unspecified, formats: [format], activeFormat: format,
-                             backend: TestPatternBackend(pattern: pattern, isLive: isLive, frameCount: frameCount))
+                             backend: TestPatternBackend(pattern: pattern, isLive: isLive, frameCount: frameCount, capabilities: DeviceCapabilities(
+                                provisions: [.exposureContinuous: .device, .zoom: videoMaxZoomFactor > 1 ? .software(.digitalZoom) : .unsupported])))
     }
 }

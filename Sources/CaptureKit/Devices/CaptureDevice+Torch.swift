@@ -9,7 +9,7 @@ extension CaptureDevice {
 
     /// Whether the device has a torch: the virtual back camera, and V4L2 cameras with flash-LED
     /// controls (led_mode=2 "Torch", intensity_torch_mode).
-    public var hasTorch: Bool { backend.simulatesSensor ? position == .back : v4l2Provides(.torch) }
+    public var hasTorch: Bool { capabilities.byDevice(.torch) }
 
     /// Whether the torch can be used now (it is there and the device connected).
     public var isTorchAvailable: Bool { hasTorch && isConnected }

@@ -3,7 +3,7 @@ import Foundation
 extension CaptureDevice {
     /// Whether the active format offers video HDR: the virtual camera's formats (highlights are
     /// tone-mapped instead of clipped), and V4L2 cameras with wide_dynamic_range.
-    public var isVideoHDRSupported: Bool { backend.simulatesSensor || v4l2Provides(.videoHDR) }
+    public var isVideoHDRSupported: Bool { capabilities.byDevice(.videoHDR) }
 
     /// Whether video HDR is on.
     public var isVideoHDREnabled: Bool {

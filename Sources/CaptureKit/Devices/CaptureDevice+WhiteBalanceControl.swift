@@ -20,19 +20,16 @@ extension CaptureDevice {
     /// and white_balance_temperature or red/blue balance for locked gains), with the same loop
     /// where a camera has gains but no automatic white balance.
     public func isWhiteBalanceModeSupported(_ mode: WhiteBalanceMode) -> Bool {
-        guard let mapping = v4l2Mapping else { return backend.simulatesSensor }
-        switch mode {
-        case .locked: return mapping[.whiteBalanceLocked].isSupported && mapping[.whiteBalanceGains].isSupported
-        case .autoWhiteBalance: return runsWhiteBalanceLoop
-        case .continuousAutoWhiteBalance: return mapping[.whiteBalanceContinuous].isSupported
+        let capabilities = self.capabilities
+        return switch mode {
+        case .locked: capabilities[.whiteBalanceLocked].isSupported && capabilities[.whiteBalanceGains].isSupported
+        case .autoWhiteBalance: runsWhiteBalanceLoop
+        case .continuousAutoWhiteBalance: capabilities[.whiteBalanceContinuous].isSupported
         }
     }
 
     /// Whether CaptureKit's gray-world loop sets the gains in the auto modes.
-    var runsWhiteBalanceLoop: Bool {
-        guard let mapping = v4l2Mapping else { return backend.simulatesSensor }
-        return mapping[.whiteBalanceContinuous] == .software(.grayWorld)
-    }
+    var runsWhiteBalanceLoop: Bool { capabilities.bySoftware(.whiteBalanceContinuous, .grayWorld) }
 
     /// The white balance mode.
     public var whiteBalanceMode: WhiteBalanceMode {
@@ -54,7 +51,7 @@ extension CaptureDevice {
 
     /// The largest gain a channel may have.
     /// (V4L2 cameras set white balance by colour temperature: gains convert to it.)
-    public var maxWhiteBalanceGain: Float { backend.simulatesSensor || v4l2Provides(.whiteBalanceGains) ? WhiteBalanceState.maxGain : 1 }
+    public var maxWhiteBalanceGain: Float { capabilities.byDevice(.whiteBalanceGains) ? WhiteBalanceState.maxGain : 1 }
 
     /// The gains that make the centre 50 % of the current unbalanced frame gray on average: gray
     /// world, measured from the frames (the frame as balanced, divided by the gains CaptureKit

@@ -25,7 +25,7 @@ extension CaptureDevice {
 
     /// Whether zoom is digital in the pipeline (`DigitalZoom`): V4L2 cameras without
     /// zoom_absolute, and test patterns whose format zooms.
-    var zoomsInPipeline: Bool { backend.zoomsInPipeline(self) }
+    var zoomsInPipeline: Bool { capabilities.bySoftware(.zoom, .digitalZoom) }
 
     /// Makes the camera zoom to `factor` (the virtual sensor zooms by itself): zoom_absolute
     /// (UVC counts 100 = 1×), or the running pipeline's crop.

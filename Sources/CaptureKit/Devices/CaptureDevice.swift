@@ -30,7 +30,9 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     let backend: any DeviceBackend
     /// How a V4L2 camera's controls provide the seed capabilities (nil for other devices, or
     /// when its controls could not be read).
-    let v4l2Mapping: V4L2ControlMapping?
+    var v4l2Mapping: V4L2ControlMapping? { (backend as? V4L2Backend)?.mapping }
+    /// What the device can do, per control (its backend's table).
+    var capabilities: DeviceCapabilities { backend.capabilities }
     let state: SharedState
 
     /// The mutable state every handle of one device shares.
@@ -80,8 +82,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     }
 
     init(uniqueID: String, modelID: String, localizedName: String, manufacturer: String,
-         position: Position, formats: [Format], activeFormat: Format, backend: any DeviceBackend,
-         v4l2Mapping: V4L2ControlMapping? = nil) {
+         position: Position, formats: [Format], activeFormat: Format, backend: any DeviceBackend) {
         self.uniqueID = uniqueID
         self.modelID = modelID
         self.localizedName = localizedName
@@ -89,9 +90,8 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         self.position = position
         self.formats = formats
         self.backend = backend
-        self.v4l2Mapping = v4l2Mapping
         var initial = DeviceState(activeFormat: activeFormat)
-        if let v4l2Mapping { initial.exposure = ExposureState(reading: v4l2Mapping) }
+        if let v4l2Mapping = (backend as? V4L2Backend)?.mapping { initial.exposure = ExposureState(reading: v4l2Mapping) }
         self.state = SharedState(initial, uniqueID: uniqueID)
         state.subject.withLock { $0.device = self }
     }
@@ -105,7 +105,6 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         position = device.position
         formats = device.formats
         backend = device.backend
-        v4l2Mapping = device.v4l2Mapping
         state = device.state
     }
 

@@ -134,6 +134,9 @@ final class DeviceRegistry: Sendable {
     private func startMonitoringIfNeeded() {
         monitor.withLock { slot in
             guard slot == nil else { return }
+            // libcamera's provider logs every camera manager start at INFO on stderr; keep its
+            // warnings and errors unless the user chose levels.
+            setenv("LIBCAMERA_LOG_LEVELS", "*:WARN", 0)
             slot = [(deviceClass: "Video/Source", showAll: true), ("Audio/Source", false)].map { kind in
                 let deviceMonitor = DeviceMonitor(deviceClass: kind.deviceClass, showAll: kind.showAll)
                 let kinds = DeviceKinds.monitoring(kind.deviceClass)

@@ -10,32 +10,8 @@ import GStreamerSwift
 /// without ids map too. Inactive controls (e.g. exposure time while auto exposure is on) are
 /// mapped like active ones; their flag is kept in the control for the runtime to read.
 struct V4L2ControlMapping: Equatable, Sendable {
-    /// The capabilities of SPEC.md's device-control table, one per mode where the seeds ask
-    /// `isXModeSupported` per mode.
-    enum Capability: String, CaseIterable, Sendable {
-        case focusContinuous, focusAutoOnce, focusLocked, lensPosition, autoFocusRangeRestriction, smoothAutoFocus
-        case exposureContinuous, exposureLocked, exposureCustom, exposureDuration, iso, exposureTargetBias, exposureTargetOffset
-        case whiteBalanceContinuous, whiteBalanceLocked, whiteBalanceGains, grayWorldGains
-        case zoom, torch, flash, lowLightBoost, videoHDR, subjectAreaChangeMonitoring
-    }
-
-    /// What CaptureKit computes itself where SPEC.md says so.
-    enum SoftwareFeature: String, Sendable {
-        /// A contrast-detect sweep over focus_absolute (manual focus, no autofocus).
-        case contrastDetectAutoFocus
-        /// Lens moves spread over frames when CaptureKit drives focus_absolute.
-        case lensMoveSmoothing
-        /// An exposure loop driving exposure time and gain towards the metered target.
-        case exposureLoop
-        /// The metered offset from the exposure target, in EV.
-        case exposureMetering
-        /// Gray-world gains over the centre 50% of the frame.
-        case grayWorld
-        /// Crop around the centre and scale (videocrop + videoscale).
-        case digitalZoom
-        /// A frame-difference detector.
-        case subjectAreaChangeDetector
-    }
+    typealias Capability = DeviceCapability
+    typealias SoftwareFeature = CaptureKit.SoftwareFeature
 
     /// A device control a capability writes.
     struct ControlUse: Equatable, Sendable, CustomStringConvertible {

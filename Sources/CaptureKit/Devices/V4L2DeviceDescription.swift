@@ -109,7 +109,7 @@ struct V4L2DeviceDescription: Equatable {
         let initial = SessionPreset.high.bestFormat(among: limited) ?? limited[0]
         return CaptureDevice(uniqueID: uniqueID, modelID: modelID, localizedName: name, manufacturer: manufacturer,
                              position: table.map(Self.position) ?? .unspecified, formats: limited, activeFormat: initial,
-                             backend: V4L2Backend(path: path), v4l2Mapping: mapping)
+                             backend: V4L2Backend(path: path, mapping: mapping))
     }
 
     /// A format with the limits seed 004's sliders clamp to: exposure_time_absolute's range,

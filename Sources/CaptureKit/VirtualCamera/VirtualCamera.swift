@@ -28,7 +28,7 @@ enum VirtualCamera {
         let initial = SessionPreset.high.bestFormat(among: formats)!
         let device = CaptureDevice(uniqueID: "virtual:\(position.rawValue)", modelID: "capturekit:virtual",
                                    localizedName: "Virtual Camera (\(position.rawValue))", manufacturer: manufacturer,
-                                   position: position, formats: formats, activeFormat: initial, backend: VirtualCameraBackend())
+                                   position: position, formats: formats, activeFormat: initial, backend: VirtualCameraBackend(position: position))
         return device
     }
 }

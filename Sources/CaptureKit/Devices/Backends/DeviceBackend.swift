@@ -9,12 +9,11 @@ protocol DeviceBackend: Sendable {
     var mediaType: MediaType { get }
     /// How CaptureKit reaches the device (`CaptureDevice.route`).
     var route: String { get }
+    /// What the device can do, per control, and what CaptureKit does for it in software.
+    var capabilities: DeviceCapabilities { get }
     /// One of CaptureKit's own devices (virtual camera or microphone), which stand in where no
     /// hardware exists and are listed after it.
     var isBuiltIn: Bool { get }
-    /// Whether a sensor exposes the device's frames (cameras); a device without one (a
-    /// microphone, a screen) supports no exposure mode.
-    var hasExposure: Bool { get }
     /// The virtual sensor renders the device's frames, so every camera control is simulated
     /// (on a frame boundary, with exact sync times).
     var simulatesSensor: Bool { get }
@@ -23,8 +22,6 @@ protocol DeviceBackend: Sendable {
     var runsAutoControl: Bool { get }
     /// The V4L2 device node, for devices that have one (controls by ioctl, access checks).
     var devicePath: String? { get }
-    /// Whether zoom is digital in the pipeline (videocrop + videoscale) for `device`.
-    func zoomsInPipeline(_ device: CaptureDevice) -> Bool
     /// The elements before the source's tee for `format`, named `prefix_…`.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element]
     /// Installs what a source of this device needs on its bin before it runs (the virtual
@@ -34,10 +31,9 @@ protocol DeviceBackend: Sendable {
 
 extension DeviceBackend {
     var isBuiltIn: Bool { false }
-    var hasExposure: Bool { mediaType == .video }
+    var capabilities: DeviceCapabilities { .none }
     var simulatesSensor: Bool { false }
     var runsAutoControl: Bool { mediaType == .video }
     var devicePath: String? { nil }
-    func zoomsInPipeline(_ device: CaptureDevice) -> Bool { false }
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? { nil }
 }

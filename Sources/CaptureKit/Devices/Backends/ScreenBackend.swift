@@ -7,7 +7,6 @@ struct ScreenBackend: DeviceBackend {
     let mediaType = MediaType.video
     var route: String { "x11" }
     var runsAutoControl: Bool { false }
-    var hasExposure: Bool { false }
 
     /// `ximagesrc` is pull-based: it grabs a frame each time the clock reaches the next one at
     /// the caps filter's frame rate. It hands over the screen's own pixel format (BGRx on a

@@ -8,9 +8,9 @@ struct TestPatternBackend: DeviceBackend {
     var route: String { "test-pattern" }
     var runsAutoControl: Bool { false }
 
-    func zoomsInPipeline(_ device: CaptureDevice) -> Bool {
-        device.formats.contains { $0.videoMaxZoomFactor > 1 }
-    }
+    /// Digital zoom where its format allows zooming; the auto exposure a camera without
+    /// controls has.
+    let capabilities: DeviceCapabilities
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         var properties: [PipelinePlan.Property] = [.init("is-live", isLive ? "true" : "false"), .init("pattern", pattern)]

@@ -4,8 +4,29 @@ import GStreamerSwift
 struct VirtualCameraBackend: DeviceBackend {
     let mediaType = MediaType.video
     var route: String { "virtual" }
+    /// Which way it faces: only the back camera has a torch and a flash.
+    let position: CaptureDevice.Position
     var isBuiltIn: Bool { true }
     var simulatesSensor: Bool { true }
+
+    /// The sensor does every control itself, and CaptureKit's loops meter its frames for the
+    /// automatic modes (exposure, gray-world white balance, contrast-detect focus).
+    var capabilities: DeviceCapabilities {
+        var provisions = Dictionary(uniqueKeysWithValues: DeviceCapability.allCases.map { ($0, DeviceCapabilities.Provision.device) })
+        provisions[.exposureContinuous] = .software(.exposureLoop)
+        provisions[.exposureTargetBias] = .software(.exposureLoop)
+        provisions[.exposureTargetOffset] = .software(.exposureMetering)
+        provisions[.whiteBalanceContinuous] = .software(.grayWorld)
+        provisions[.grayWorldGains] = .software(.grayWorld)
+        provisions[.focusContinuous] = .software(.contrastDetectAutoFocus)
+        provisions[.focusAutoOnce] = .software(.contrastDetectAutoFocus)
+        provisions[.subjectAreaChangeMonitoring] = .software(.subjectAreaChangeDetector)
+        if position != .back {
+            provisions[.torch] = .unsupported
+            provisions[.flash] = .unsupported
+        }
+        return DeviceCapabilities(provisions: provisions, lensAperture: VirtualCamera.aperture)
+    }
 
     /// The sensor paints every pixel, so the test pattern is never seen; `blink` (solid black
     /// and white in turn) is the cheapest one `videotestsrc` draws straight into each frame. A
