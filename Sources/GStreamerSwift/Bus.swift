@@ -33,7 +33,7 @@ public final class Bus: Sendable {
     }
 
     /// Pops the first pending error message's text, if any, without waiting.
-    func pendingErrorText() -> String? {
+    public func pendingErrorText() -> String? {
         guard let message = gst_bus_pop_filtered(pointer.raw, GST_MESSAGE_ERROR) else { return nil }
         defer { gst_message_unref(message) }
         if case .error(let source, let text, _, _) = BusMessage(message) {

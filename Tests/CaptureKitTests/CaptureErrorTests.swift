@@ -9,7 +9,7 @@ struct CaptureErrorTests {
         .inputConflict, .notInSession, .noCompatibleInput, .unsupportedPreset, .unsupportedFormat,
         .inactiveConnection, .sessionNotRunning, .unbalancedConfiguration, .invalidSetting, .unsupportedOrientation,
         .pipelineFailed, .captureCancelled, .accessDenied, .wrongSampleFormat, .notLocked, .deviceLocked,
-        .unsupported, .outOfRange, .deviceUnavailable, .branchFailed, .sessionFailed,
+        .unsupported, .outOfRange, .deviceUnavailable, .branchFailed, .sessionFailed, .fileUnreadable, .fileUndecodable,
     ]
 
     @Test("every code is distinct and named after its member")

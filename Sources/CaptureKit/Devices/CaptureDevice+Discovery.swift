@@ -60,8 +60,9 @@ extension CaptureDevice {
 
     /// A device by uniqueID, localized name, index in `devices()`, "virtual" / "virtual-front",
     /// "screen" (the screen of `$DISPLAY`), "default" (`default(for: .video)`, else the virtual
-    /// back camera), or the path of its V4L2 node (or a link to it). A path opens that node alone,
-    /// without discovering other devices.
+    /// back camera), the path of its V4L2 node (or a link to it), or `file:PATH`: a video, an
+    /// image or a numbered image sequence played as a camera (`init(fileURL:)`). A path opens
+    /// that node alone, without discovering other devices.
     public static func find(_ reference: String) throws(CaptureError) -> CaptureDevice {
         switch reference {
         case "default": return `default`(for: .video) ?? VirtualCamera.back
@@ -70,6 +71,7 @@ extension CaptureDevice {
         case "screen": if let screen = DeviceRegistry.shared.screens().first { return screen }
         default: if reference.hasPrefix(ScreenDescription.uniqueIDPrefix), let screen = DeviceRegistry.shared.device(uniqueID: reference) { return screen }
         }
+        if let device = try DeviceRegistry.shared.resolve(reference) { return device }
         if reference.hasPrefix("/"), let device = DeviceRegistry.shared.device(atPath: reference) { return device }
         let all = devices()
         if let index = Int(reference), all.indices.contains(index) { return all[index] }

@@ -99,8 +99,22 @@ final class DeviceRegistry: Sendable {
         return candidates.first { !$0.backend.isBuiltIn } ?? candidates.first
     }
 
+    /// The device a kind resolves `reference` to (`file:clip.mp4`), kept but not listed: the
+    /// same object while connected. Nil when no kind claims the reference.
+    func resolve(_ reference: String) throws(CaptureError) -> CaptureDevice? {
+        if let existing = known.withLock({ $0[reference]?.device }), existing.isConnected, existing.backend.route == "file" { return existing }
+        guard let candidate = try DeviceKinds.resolve(reference) else { return nil }
+        return known.withLock { known in
+            if let existing = known[candidate.uniqueID]?.device, existing.isConnected { return existing }
+            let entry = Entry(device: candidate.make(), sameDevice: candidate.sameDevice, precedence: candidate.precedence)
+            known[candidate.uniqueID] = entry
+            return entry.device
+        }
+    }
+
     /// The connected device with that uniqueID, listed or not.
     func device(uniqueID: String) -> CaptureDevice? {
+        if let resolved = try? resolve(uniqueID) { return resolved }
         if uniqueID == VirtualCamera.back.uniqueID { return VirtualCamera.back }
         if uniqueID == VirtualCamera.front.uniqueID { return VirtualCamera.front }
         if uniqueID == VirtualMicrophone.uniqueID { return VirtualMicrophone.device }

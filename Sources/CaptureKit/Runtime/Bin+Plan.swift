@@ -7,7 +7,15 @@ extension Bin {
         do throws(GStreamerError) {
             for planned in elements { bin.add(try Element(planned: planned)) }
             for link in links {
-                try bin.pad(link.from, direction: "src").link(to: try bin.pad(link.to, direction: "sink"))
+                let sink = try bin.pad(link.to, direction: "sink")
+                if let decoder = try? bin.element(named: link.from), !link.from.contains("."), (try? decoder.staticPad("src")) == nil {
+                    // A decoder (decodebin) adds its pads once it knows the stream: link its raw video.
+                    decoder.onPadAdded { pad in
+                        if pad.isRawVideo { try? pad.link(to: sink) }
+                    }
+                    continue
+                }
+                try bin.pad(link.from, direction: "src").link(to: sink)
             }
         } catch {
             throw .pipelineFailed(error)

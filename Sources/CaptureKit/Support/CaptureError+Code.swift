@@ -66,5 +66,9 @@ extension CaptureError {
         public static let branchFailed = Code(rawValue: "branchFailed")
         /// The running session failed as a whole and stopped.
         public static let sessionFailed = Code(rawValue: "sessionFailed")
+        /// A file to play as a camera is missing, unreadable or not a regular file.
+        public static let fileUnreadable = Code(rawValue: "fileUnreadable")
+        /// A file to play as a camera holds no picture CaptureKit can decode.
+        public static let fileUndecodable = Code(rawValue: "fileUndecodable")
     }
 }

@@ -128,6 +128,16 @@ extension CaptureError {
         CaptureError(code: .unsupported, message: "'\(device)' does not support \(feature)")
     }
 
+    /// A file to play as a camera that cannot be read; `reason` says why ("no such file or directory").
+    public static func fileUnreadable(_ path: String, reason: String) -> CaptureError {
+        CaptureError(code: .fileUnreadable, message: "cannot read '\(path)': \(reason)", value: path)
+    }
+
+    /// A file to play as a camera that no decoder reads; `reason` is GStreamer's or the header's.
+    public static func fileUndecodable(_ path: String, reason: String) -> CaptureError {
+        CaptureError(code: .fileUndecodable, message: "cannot decode '\(path)': \(reason)", value: path)
+    }
+
     /// A value outside its valid range.
     public static func outOfRange(name: String, value: Double, range: ClosedRange<Double>) -> CaptureError {
         CaptureError(code: .outOfRange, message: "\(name) \(value) is out of range \(range.lowerBound)...\(range.upperBound)",

@@ -8,10 +8,18 @@ protocol DeviceKind: Sendable {
     /// Names the kind in logs and tests: "v4l2", "microphone".
     var id: String { get }
     /// The GstDeviceMonitor class its devices are reported under ("Video/Source",
-    /// "Audio/Source").
-    var monitoredClass: String { get }
+    /// "Audio/Source"); nil for a kind found only when named (files).
+    var monitoredClass: String? { get }
     /// Describes a device a monitor reported, or nil when it is not this kind's (another
     /// provider's device, a node that is not a camera). Runs on the caller's thread or the
     /// monitor's bus thread; reads nothing but `found` and, for V4L2, the by-id links.
     func describe(_ found: MonitoredDevice) -> DeviceCandidate?
+    /// The device a reference names in this kind's own terms (`file:clip.mp4`), or nil when
+    /// the reference is not this kind's. Runs on the caller's thread; may read the device.
+    /// - Throws: a typed error naming the reference, when it is this kind's but cannot be opened.
+    func resolve(_ reference: String) throws(CaptureError) -> DeviceCandidate?
+}
+
+extension DeviceKind {
+    func resolve(_ reference: String) throws(CaptureError) -> DeviceCandidate? { nil }
 }

@@ -5,7 +5,7 @@ import GStreamerSwift
 /// does not show hidden providers.
 struct MicrophoneKind: DeviceKind {
     let id = "microphone"
-    let monitoredClass = "Audio/Source"
+    let monitoredClass: String? = "Audio/Source"
 
     func describe(_ found: MonitoredDevice) -> DeviceCandidate? {
         MicrophoneDescription(found)?.candidate

@@ -6,7 +6,7 @@ import GStreamerSwift
 /// sensors and ISPs give nothing until libcamera configures their pipeline). Keyed by the node.
 struct V4L2Kind: DeviceKind {
     let id = "v4l2"
-    let monitoredClass = "Video/Source"
+    let monitoredClass: String? = "Video/Source"
     /// Where the stable names of V4L2 nodes are linked.
     var byIDDirectory = "/dev/v4l/by-id"
 

@@ -1,0 +1,44 @@
+import GStreamerSwift
+
+/// A file playing as a camera: `filesrc ! decodebin`, converted and scaled to the format, and
+/// paced by the clock. A video loops (`StreamLoop`); a still image is frozen into a live stream.
+struct FileBackend: DeviceBackend {
+    let file: FileCameraDescription
+    let mediaType = MediaType.video
+    var route: String { "file" }
+
+    /// The file's own exposure and white balance, as a camera whose controls cannot be changed
+    /// keeps its automatic ones; digital zoom in the pipeline.
+    var capabilities: DeviceCapabilities {
+        DeviceCapabilities(provisions: [.exposureContinuous: .device, .whiteBalanceContinuous: .device, .zoom: .software(.digitalZoom),
+                                        .exposureTargetOffset: .software(.exposureMetering), .grayWorldGains: .software(.grayWorld),
+                                        .subjectAreaChangeMonitoring: .software(.subjectAreaChangeDetector)])
+    }
+
+    /// The decoder's raw video is linked (`Bin.planned`), its other streams left unlinked. An image is scaled once,
+    /// then `imagefreeze` repeats it live at the format's rate; a video is scaled and its rate
+    /// converted per frame, and `clocksync` paces it, its timestamps made endless by `StreamLoop`
+    /// at the converter.
+    func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        let head: [PipelinePlan.Element] = [
+            .init("filesrc", name: "\(prefix)_src", [.init("location", file.path)]),
+            .init("decodebin", name: "\(prefix)_decode", []),
+            .init("videoconvert", name: "\(prefix)_fileconvert"),
+            .init("videoscale", name: "\(prefix)_filescale"),
+        ]
+        let pacing: [PipelinePlan.Element] = file.isImage
+            ? [.init("imagefreeze", name: "\(prefix)_freeze", [.init("is-live", "true")])]
+            : [.init("videorate", name: "\(prefix)_filerate"), .init("clocksync", name: "\(prefix)_clock")]
+        return head + pacing + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
+    }
+
+    /// A video restarts at its end; one that cannot seek stops there, and the log says so.
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
+        guard !file.isImage else { return nil }
+        let path = file.path
+        _ = StreamLoop(on: try bin.element(named: "\(prefix)_fileconvert").staticPad("sink")) { restarts in
+            CaptureLog.logger.warning("'\(path)' cannot seek back to its start; it stopped after \(restarts) play(s)")
+        }
+        return nil
+    }
+}
