@@ -70,3 +70,57 @@ struct FileCameraCommandTests {
         #expect(devices.status == 0 && !devices.output.contains("file:"))
     }
 }
+
+extension FileCameraCommandTests {
+    @Test("a pipeline file's `device: file:PATH` records from the file: ffprobe reads 2 s of its size")
+    func pipelineFile() throws {
+        let directory = try scratchDirectory()
+        let clip = try Self.clip(in: directory)
+        let file = directory.appendingPathComponent("replay.yaml")
+        try """
+            version: 1
+            inputs:
+              - name: camera
+                device: "file:\(clip.path)"
+            outputs:
+              - movie:
+                  path: replay.mp4
+                  connection: { input: camera }
+            run:
+              seconds: 2
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let ran = try launch("capture", ["run", file.path, "-d", directory.path])
+        #expect(ran.status == 0, "\(ran.error)")
+        let probe = try Probe(directory.appendingPathComponent("replay.mp4"))
+        let video = try #require(probe.stream("video"))
+        #expect(probe.field(video, "width") == "320" && abs(probe.duration - 2) < 0.15, "\(probe.duration) s")
+    }
+}
+
+extension FileCameraCommandTests {
+    @Test("stream -d file:clip.mp4 serves the 1 s clip in a loop: ffmpeg reads 3 s of it over SRT")
+    func streamLoops() throws {
+        let directory = try scratchDirectory()
+        _ = try Self.clip(in: directory)
+        let srt = StreamCommandTests.port()
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent("capture")
+        process.currentDirectoryURL = directory
+        process.arguments = ["stream", "-d", "file:clip.mp4", "--keyframe-interval", "15", "--duration", "6", "srt://:\(srt)"]
+        process.standardOutput = FileHandle.nullDevice
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        Thread.sleep(forTimeInterval: 1)
+        let received = directory.appendingPathComponent("received.ts")
+        let ffmpeg = try runProcess(URL(fileURLWithPath: "/usr/bin/timeout"),
+                                    ["10", "ffmpeg", "-v", "error", "-i", "srt://127.0.0.1:\(srt)?mode=caller", "-t", "3", "-c", "copy", "-f", "mpegts", received.path])
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(error)")
+        #expect(ffmpeg.status == 0, "\(ffmpeg.error)")
+        let probe = try Probe(received)
+        let video = try #require(probe.stream("video"), "\(probe.fields)")
+        #expect(probe.field(video, "width") == "320" && (Int(probe.field(video, "nb_read_frames") ?? "") ?? 0) >= 75, "\(probe.fields)")
+    }
+}
