@@ -7,7 +7,7 @@ import Foundation
 struct Controls: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "controls", abstract: "List a device's controls; --set changes them on a running session.")
 
-    @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
+    @Option(name: .shortAndLong, help: .device)
     var device = "default"
 
     @Option(name: .customLong("set"), parsing: .unconditionalSingleValue,

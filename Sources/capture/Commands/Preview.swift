@@ -18,7 +18,7 @@ struct Preview: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
+    @Option(name: .shortAndLong, help: .device)
     var device = "default"
 
     @Option(help: "Session preset, e.g. high, vga640x480, hd1280x720.")

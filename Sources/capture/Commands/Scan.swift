@@ -20,7 +20,7 @@ struct Scan: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
+    @Option(name: .shortAndLong, help: .device)
     var device: String?
 
     @Option(name: .customLong("file"), parsing: .upToNextOption, help: "Image (PNG, JPEG, GIF) or video files to scan instead of a device.")

@@ -28,7 +28,7 @@ struct Serve: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
+    @Option(name: .shortAndLong, help: .device)
     var device = "default"
 
     @Option(help: "HOST:PORT to listen on ([::1]:PORT for IPv6; :PORT for every interface; port 0 takes a free one).")

@@ -10,7 +10,7 @@ struct Snap: AsyncParsableCommand {
         discussion: "An existing file is an error (exit 1) unless --force, as for 'capture record'; a directory or an empty -o is a usage error (exit 2)."
     )
 
-    @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
+    @Option(name: .shortAndLong, help: .device)
     var device = "default"
 
     @Option(name: .shortAndLong, help: "Where to write the still.")

@@ -26,7 +26,7 @@ struct Stream: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "A uniqueID, an index from 'capture devices', or 'virtual' / 'virtual-front'.")
+    @Option(name: .shortAndLong, help: .device)
     var device = "default"
 
     @Option(help: "A microphone: a uniqueID, an index from 'capture devices', 'default', 'virtual' or 'none'.")
