@@ -70,4 +70,39 @@ struct FileCameraTests {
         let steps = zip(times, times.dropFirst()).map { $1 - $0 }
         #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.002 }, "\(steps)")
     }
+
+    @Test("a numbered image sequence plays its images in turn, in a loop, 1/30 s apart")
+    func sequence() async throws {
+        let directory = try temporaryDirectory()
+        for (index, rgb) in ["ff0000", "00ff00", "0000ff"].enumerated() {
+            try FileManager.default.moveItem(at: try Self.solidPNG(rgb, in: directory), to: directory.appendingPathComponent("shot-0\(index + 1).png"))
+        }
+        let device = try CaptureDevice(fileURL: directory.appendingPathComponent("shot-%02d.png"))
+        #expect(device.formats.map(\.description) == ["160x120 bgra 30 fps"])
+        let output = VideoDataOutput()
+        try output.setVideoSettings(.init(pixelFormat: .bgra))
+        let test = try TestSession(preset: .high, device: device, outputs: [output])
+        let stream = output.sampleBuffers(bufferingNewest: 16)
+        try await test.session.startRunning()
+        defer { test.session.stopRunning() }
+        var colours: [String] = [], times: [Double] = []
+        for await sample in stream {
+            let pixel = try sample.withPlanes { planes in Array(planes[0].bytes[0..<4]) }
+            colours.append(pixel[2] > 200 ? "r" : pixel[1] > 200 ? "g" : pixel[0] > 200 ? "b" : "?")
+            times.append(sample.presentationTime.seconds)
+            if colours.count == 8 { break }
+        }
+        #expect(colours == ["r", "g", "b", "r", "g", "b", "r", "g"], "\(colours)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 1.0 / 30) < 0.002 }, "\(times)")
+    }
+
+    @Test("a sequence's path has one %d or %0Nd; anything else with % is refused before GStreamer formats it")
+    func sequencePatterns() throws {
+        #expect(try ImageSequencePattern("/a/shot-%04d.png")?.path(for: 7) == "/a/shot-0007.png")
+        #expect(try ImageSequencePattern("/a/%d.jpg")?.path(for: 12) == "/a/12.jpg")
+        #expect(try ImageSequencePattern("/a/clip.mp4") == nil)
+        for bad in ["/a/%s.png", "/a/%4d.png", "/a/%d-%d.png", "/a/%012d.png", "/a/100%.png", "/a/%n"] {
+            #expect(throws: CaptureError.self, "\(bad)") { try ImageSequencePattern(bad) }
+        }
+    }
 }

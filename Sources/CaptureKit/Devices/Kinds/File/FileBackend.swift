@@ -1,7 +1,8 @@
 import GStreamerSwift
 
 /// A file playing as a camera: `filesrc ! decodebin`, converted and scaled to the format, and
-/// paced by the clock. A video loops (`StreamLoop`); a still image is frozen into a live stream.
+/// paced by the clock. A video loops (`StreamLoop`); a still image is frozen into a live stream;
+/// a numbered image sequence is read by `multifilesrc`, in a loop.
 struct FileBackend: DeviceBackend {
     let file: FileCameraDescription
     let mediaType = MediaType.video
@@ -15,26 +16,33 @@ struct FileBackend: DeviceBackend {
                                         .subjectAreaChangeMonitoring: .software(.subjectAreaChangeDetector)])
     }
 
-    /// The decoder's raw video is linked (`Bin.planned`), its other streams left unlinked. An image is scaled once,
-    /// then `imagefreeze` repeats it live at the format's rate; a video is scaled and its rate
-    /// converted per frame, and `clocksync` paces it, its timestamps made endless by `StreamLoop`
-    /// at the converter.
+    /// The decoder's raw video is linked (`Bin.planned`), its other streams left unlinked. An
+    /// image is scaled once, then `imagefreeze` repeats it live at the format's rate; a video or
+    /// a sequence is scaled and its rate converted per frame, and `clocksync` paces it, its
+    /// timestamps made endless by `StreamLoop` at the converter.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        let source: PipelinePlan.Element = if let first = file.firstIndex {
+            .init("multifilesrc", name: "\(prefix)_src", [.init("location", file.path), .init("index", String(first)),
+                                                          .init("loop", "true"), .init("caps", file.imageCaps)])
+        } else {
+            .init("filesrc", name: "\(prefix)_src", [.init("location", file.path)])
+        }
         let head: [PipelinePlan.Element] = [
-            .init("filesrc", name: "\(prefix)_src", [.init("location", file.path)]),
-            .init("decodebin", name: "\(prefix)_decode", []),
+            source,
+            .init("decodebin", name: "\(prefix)_decode"),
             .init("videoconvert", name: "\(prefix)_fileconvert"),
             .init("videoscale", name: "\(prefix)_filescale"),
         ]
-        let pacing: [PipelinePlan.Element] = file.isImage
+        let pacing: [PipelinePlan.Element] = file.isImage && file.firstIndex == nil
             ? [.init("imagefreeze", name: "\(prefix)_freeze", [.init("is-live", "true")])]
             : [.init("videorate", name: "\(prefix)_filerate"), .init("clocksync", name: "\(prefix)_clock")]
         return head + pacing + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 
-    /// A video restarts at its end; one that cannot seek stops there, and the log says so.
+    /// A video restarts at its end; one that cannot seek stops there, and the log says so. A
+    /// sequence loops by itself; its timestamps still start at the running time it joins at.
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
-        guard !file.isImage else { return nil }
+        guard !file.isImage || file.firstIndex != nil else { return nil }
         let path = file.path
         _ = StreamLoop(on: try bin.element(named: "\(prefix)_fileconvert").staticPad("sink")) { restarts in
             CaptureLog.logger.warning("'\(path)' cannot seek back to its start; it stopped after \(restarts) play(s)")

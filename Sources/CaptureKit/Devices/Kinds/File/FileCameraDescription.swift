@@ -8,6 +8,9 @@ struct FileCameraDescription: Equatable, Sendable {
     var path: String
     /// A still image (shown again at every frame) or a video (played in a loop).
     var isImage: Bool
+    /// For a numbered image sequence (`shot-%04d.png`): the index of its first image. Its
+    /// images play in turn at `frameRate`, in a loop.
+    var firstIndex: Int?
     /// The container or image format, as its first bytes say (`PNG`, `MP4`…).
     var container: String
     var width: Int
@@ -23,6 +26,16 @@ struct FileCameraDescription: Equatable, Sendable {
     ///   `fileUndecodable` for a file no decoder reads (the reason GStreamer gives), or a picture
     ///   larger than `MetadataFileScanner.defaultMaxPixels`.
     static func probe(path: String, timeout: UInt64 = 5_000_000_000) throws(CaptureError) -> FileCameraDescription {
+        if let sequence = try ImageSequencePattern(path) {
+            guard let first = sequence.firstIndex() else {
+                throw .fileUnreadable(path, reason: "no image numbered 0 or 1 (\(sequence.path(for: 0)), \(sequence.path(for: 1)))")
+            }
+            var image = try probe(path: sequence.path(for: first), timeout: timeout)
+            guard image.isImage else { throw .fileUndecodable(path, reason: "\(image.path) is a video; a sequence is of images") }
+            image.path = path
+            image.firstIndex = first
+            return image
+        }
         try checkReadable(path)
         let header: MediaFileHeader
         do {
@@ -41,8 +54,20 @@ struct FileCameraDescription: Equatable, Sendable {
         try checkSize(path, width, height)
         var rate = 30.0
         if header.kind == .video, case .fraction(let n, let d)? = decoded.fields["framerate"], n > 0, d > 0 { rate = Double(n) / Double(d) }
-        return FileCameraDescription(path: path, isImage: header.kind == .image, container: header.format, width: width, height: height,
+        return FileCameraDescription(path: path, isImage: header.kind == .image, firstIndex: nil, container: header.format, width: width, height: height,
                                      frameRate: rate)
+    }
+
+    /// The caps of one image of a sequence, for `multifilesrc`.
+    var imageCaps: String {
+        let type = switch container {
+        case "PNG": "image/png"
+        case "JPEG": "image/jpeg"
+        case "GIF": "image/gif"
+        case "BMP": "image/bmp"
+        default: "image/x-portable-anymap"
+        }
+        return "\(type),framerate=\(Int(frameRate))/1"
     }
 
     private static func checkReadable(_ path: String) throws(CaptureError) {
