@@ -31,6 +31,11 @@ extension SessionRuntime {
 
     /// Takes a source's bin out of the pipeline and leaves its tee and branches waiting (a
     /// device gone or busy); `resumeSource` puts a new one in.
+    /// Whether the source keyed `key` is out of the pipeline while its device is gone or busy.
+    func isSuspended(source key: String) -> Bool {
+        live.withLock { $0.sources[key]?.isSuspended ?? false }
+    }
+
     func suspendSource(_ key: String) {
         guard let source = live.withLock({ live -> RunningSource? in
             guard let source = live.sources[key], !source.isSuspended else { return nil }

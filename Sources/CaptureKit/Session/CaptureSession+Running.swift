@@ -168,6 +168,10 @@ extension CaptureSession {
                 return
             }
             notifications.async {
+                // An unplugged camera's source posts more errors after the one that interrupted
+                // the session ("failed to allocate a buffer", "streaming stopped"): the
+                // interruption, handled first on this queue, covers them.
+                if case .source(let key) = owner, self.runtime?.isSuspended(source: key) == true { return }
                 self.stopRunning(ifGeneration: generation)
                 self.postRuntimeErrorNow(.pipelineFailed(element: source, message: text))
             }
