@@ -1,7 +1,6 @@
 import CaptureKit
 import Foundation
 import GStreamerSwift
-import Synchronization
 
 /// Start to first frame for each kind of device this machine has (the virtual camera, a video
 /// file, a still image), against the same source elements built directly on the GStreamer layer
@@ -53,17 +52,7 @@ enum KindsBenchmark {
             if pad.isRawVideo { try? pad.link(to: convert) }
         }
         for (from, to) in zip(chain + [filter], chain.dropFirst() + [filter, sink]) { try from.link(to: to) }
-        let first = DispatchSemaphore(value: 0)
-        let seen = Atomic<Bool>(false)
-        AppSink.setHandlers(.init(newSample: { _ in
-            if !seen.exchange(true, ordering: .relaxed) { first.signal() }
-        }), on: sink)
-        let start = DispatchTime.now()
-        try pipeline.setState(.playing)
-        first.wait()
-        let ms = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
-        try pipeline.setState(.null)
-        return ms
+        return try StartBenchmark.timeFirstSample(pipeline, sink: sink)
     }
 
     static func run() async throws -> [String: Double] {

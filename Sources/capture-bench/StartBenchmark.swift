@@ -71,6 +71,11 @@ enum StartBenchmark {
                 return .pass
             }
         }
+        return try timeFirstSample(pipeline, sink: sink)
+    }
+
+    /// PLAYING → the first sample at `sink`, in milliseconds; the pipeline is stopped after.
+    static func timeFirstSample(_ pipeline: Pipeline, sink: Element) throws -> Double {
         let first = DispatchSemaphore(value: 0)
         let seen = Atomic<Bool>(false)
         AppSink.setHandlers(.init(newSample: { _ in

@@ -16,6 +16,8 @@ final class DeviceRegistry: Sendable {
         var device: CaptureDevice
         var sameDevice: Set<PhysicalKey>
         var precedence: Int
+        /// Found only because something named it (a file), never by a monitor: not listed.
+        var isNamedOnly = false
     }
 
     private let known = Mutex<[String: Entry]>([:])
@@ -102,11 +104,17 @@ final class DeviceRegistry: Sendable {
     /// The device a kind resolves `reference` to (`file:clip.mp4`), kept but not listed: the
     /// same object while connected. Nil when no kind claims the reference.
     func resolve(_ reference: String) throws(CaptureError) -> CaptureDevice? {
-        if let existing = known.withLock({ $0[reference]?.device }), existing.isConnected, existing.backend.route == "file" { return existing }
+        if let named = known.withLock({ $0[reference] }), named.isNamedOnly, named.device.isConnected { return named.device }
         guard let candidate = try DeviceKinds.resolve(reference) else { return nil }
-        return known.withLock { known in
+        return keep(candidate, namedOnly: true)
+    }
+
+    /// The device of `candidate`: the one already kept under its uniqueID while connected, else
+    /// a new one, kept.
+    private func keep(_ candidate: DeviceCandidate, namedOnly: Bool) -> CaptureDevice {
+        known.withLock { known in
             if let existing = known[candidate.uniqueID]?.device, existing.isConnected { return existing }
-            let entry = Entry(device: candidate.make(), sameDevice: candidate.sameDevice, precedence: candidate.precedence)
+            let entry = Entry(device: candidate.make(), sameDevice: candidate.sameDevice, precedence: candidate.precedence, isNamedOnly: namedOnly)
             known[candidate.uniqueID] = entry
             return entry.device
         }
@@ -131,12 +139,7 @@ final class DeviceRegistry: Sendable {
         let node = realPath(path) ?? path
         if let known = knownDevice(atNode: node) { return known }
         guard monitor.withLock({ $0 == nil }), let candidate = V4L2DeviceProbe.describe(path: node)?.candidate else { return nil }
-        return known.withLock { known in
-            if let existing = known[candidate.uniqueID] { return existing.device }
-            let entry = Entry(device: candidate.make(), sameDevice: candidate.sameDevice, precedence: candidate.precedence)
-            known[candidate.uniqueID] = entry
-            return entry.device
-        }
+        return keep(candidate, namedOnly: false)
     }
 
     private func knownDevice(atNode node: String) -> CaptureDevice? {
