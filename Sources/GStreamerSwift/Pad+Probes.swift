@@ -13,6 +13,8 @@ public struct PadProbeKind: OptionSet, Sendable {
     public static let buffer = PadProbeKind(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue)
     /// Downstream events (EOS, caps, segment, custom downstream).
     public static let eventDownstream = PadProbeKind(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+    /// Upstream events (reconfigure, QoS, seeks, key-unit requests).
+    public static let eventUpstream = PadProbeKind(rawValue: GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue)
     /// Blocks on buffers and downstream events.
     public static let blockDownstream = PadProbeKind(rawValue: GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM.rawValue)
 }

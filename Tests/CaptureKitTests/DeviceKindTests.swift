@@ -52,13 +52,32 @@ struct DeviceKindTests {
         #expect(!V4L2Capability(driver: "uvcvideo", card: "c920", busInfo: "usb-1", deviceCaps: 0x0420_0001).isMediaControllerCentric)
     }
 
-    @Test("a camera reported by every provider, in any order, is listed once: the v4l2 node, until another kind takes the others")
+    @Test("a camera reported by every provider, in any order, is listed once: through PipeWire, which shares it; its node still opens directly")
     func everyProviderOnce() throws {
         let found = [try Self.v4l2Device(), try Self.pipeWireDevice(), try Self.libcameraDevice()]
+        let kinds: [any DeviceKind] = [kind, PipeWireKind()]
         for order in [found, found.reversed()] {
-            let candidates = order.compactMap { DeviceRegistry.describe($0, kinds: [kind]) }
-            #expect(candidates.map(\.uniqueID) == ["/dev/video0"])
+            let candidates = order.compactMap { DeviceRegistry.describe($0, kinds: kinds) }
+            #expect(Set(candidates.map(\.uniqueID)) == ["/dev/video0", "pipewire:v4l2_input.pci-0000_00_14.0-usb-0_1_1.0"])
+            let registry = DeviceRegistry()
+            for candidate in candidates { _ = registry.register(candidate) }
+            #expect(registry.cameras().map(\.uniqueID) == ["pipewire:v4l2_input.pci-0000_00_14.0-usb-0_1_1.0"], "listed once, through PipeWire")
+            #expect(registry.cameras().first?.route == "pipewire" && registry.device(uniqueID: "/dev/video0")?.route == "v4l2")
         }
+    }
+
+    @Test("PipeWire's node: named by node.name, keyed by its V4L2 node, its vendor id as V4L2's udev spells it; other providers' devices are not its")
+    func pipeWireKind() throws {
+        var node = try Self.pipeWireDevice()
+        node.properties["device.vendor.id"] = .string("0x046d")
+        node.properties["device.product.id"] = .string("0x0825")
+        let candidate = try #require(PipeWireKind().describe(node))
+        #expect(candidate.sameDevice == [.v4l2Node("/dev/video0")] && candidate.precedence > DevicePrecedence.v4l2)
+        let device = candidate.make()
+        #expect(device.modelID == "046d:0825" && device.localizedName == "UVC Camera (046d:0825) (V4L2)" && device.route == "pipewire")
+        #expect(device.formats.map(\.description) == ["640x480 yuy2 30 fps"])
+        let v4l2 = try Self.v4l2Device(), libcamera = try Self.libcameraDevice()
+        #expect(PipeWireKind().describe(v4l2) == nil && PipeWireKind().describe(libcamera) == nil)
     }
 
     @Test("entries of one device are listed once, by the highest precedence, else the first found; others are kept")

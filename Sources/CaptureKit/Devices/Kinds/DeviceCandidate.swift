@@ -28,6 +28,8 @@ enum PhysicalKey: Hashable, Sendable {
 
 /// Which route lists a device reachable several ways. Higher wins.
 enum DevicePrecedence {
+    /// Through a PipeWire daemon: the camera can then be shared with other programs.
+    static let pipeWire = 30
     /// Opening a V4L2 node directly, with every control (`v4l2src`).
     static let v4l2 = 15
     /// Devices found once, with no other route (microphones).

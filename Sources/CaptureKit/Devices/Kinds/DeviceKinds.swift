@@ -3,6 +3,7 @@
 enum DeviceKinds {
     static let all: [any DeviceKind] = [
         V4L2Kind(),
+        PipeWireKind(),
         MicrophoneKind(),
         FileKind(),
     ]

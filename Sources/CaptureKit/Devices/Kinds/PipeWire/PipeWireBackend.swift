@@ -1,0 +1,38 @@
+import GStreamerSwift
+
+/// A camera read through PipeWire: `pipewiresrc` on the node, converted and scaled to the
+/// format. A PipeWire consumer whose caps leave out the node's current format waits for ever,
+/// so the converters stay (they pass buffers through when the caps already match). A node that
+/// sends no timestamps (a `pipewiresink` of another program) gets the running time it arrives at.
+struct PipeWireBackend: DeviceBackend {
+    /// The node's `node.name`, stable across daemon restarts (its serial is not).
+    let node: String
+    let mediaType = MediaType.video
+    var route: String { "pipewire" }
+
+    /// PipeWire shares the camera, and its controls with it: CaptureKit leaves them to the
+    /// daemon's owner and zooms digitally.
+    var capabilities: DeviceCapabilities {
+        DeviceCapabilities(provisions: [.exposureContinuous: .device, .whiteBalanceContinuous: .device, .zoom: .software(.digitalZoom),
+                                        .exposureTargetOffset: .software(.exposureMetering), .grayWorldGains: .software(.grayWorld),
+                                        .subjectAreaChangeMonitoring: .software(.subjectAreaChangeDetector)])
+    }
+
+    func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        [.init("pipewiresrc", name: "\(prefix)_src", [.init("target-object", node), .init("client-name", "capturekit"),
+                                                              .init("do-timestamp", "true")]),
+         .init("videoconvert", name: "\(prefix)_pwconvert"),
+         .init("videoscale", name: "\(prefix)_pwscale")]
+            + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
+    }
+
+    /// The converters absorb a downstream change of caps (a branch added, a format switched);
+    /// a RECONFIGURE reaching `pipewiresrc` would make it renegotiate the PipeWire stream, which
+    /// PipeWire 0.3's element does by freeing buffers still in use downstream.
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
+        try bin.element(named: "\(prefix)_pwconvert").staticPad("sink").addProbe(.eventUpstream) { _, data in
+            data == .event(.reconfigure) ? .drop : .ok
+        }
+        return nil
+    }
+}
