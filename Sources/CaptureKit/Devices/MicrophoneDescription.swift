@@ -21,6 +21,11 @@ struct MicrophoneDescription: Equatable {
     /// The channel counts offered where a device accepts a range of counts.
     static let rangeChannelCounts = [1, 2]
 
+    /// The sound server or API a source element's factory names: "pulse" for pulsesrc.
+    static func api(of factory: String) -> String {
+        factory.hasSuffix("src") ? String(factory.dropLast(3)) : factory
+    }
+
     /// Nil for devices that are not microphones CaptureKit can open.
     init?(_ found: MonitoredDevice) {
         self.init(displayName: found.displayName, deviceClass: found.deviceClass, properties: found.properties, caps: found.caps,
@@ -46,7 +51,7 @@ struct MicrophoneDescription: Equatable {
         self.formats = formats
         factory = elementFactory
         self.elementProperties = elementProperties
-        let api = elementFactory.hasSuffix("src") ? String(elementFactory.dropLast(3)) : elementFactory
+        let api = Self.api(of: elementFactory)
         let identity = text("node.name")
             ?? ["device", "target-object", "path"].lazy.compactMap { elementProperties[$0].map(Self.unquoted) }.first
             ?? displayName

@@ -5,7 +5,7 @@ struct MicrophoneBackend: DeviceBackend {
     let properties: [String: String]
     let mediaType = MediaType.audio
     /// The sound server or API: "pulse", "alsa", "pipewire".
-    var route: String { factory.hasSuffix("src") ? String(factory.dropLast(3)) : factory }
+    var route: String { MicrophoneDescription.api(of: factory) }
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         AudioSource.microphoneChain(prefix: prefix, factory: factory, properties: properties, device: device, format: format)

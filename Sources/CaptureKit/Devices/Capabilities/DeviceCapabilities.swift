@@ -42,10 +42,12 @@ struct DeviceCapabilities: Sendable, Equatable {
     /// Whether CaptureKit provides `capability` through `feature`.
     func bySoftware(_ capability: DeviceCapability, _ feature: SoftwareFeature) -> Bool { self[capability] == .software(feature) }
 
-    /// The same table with `changes` applied.
-    func with(_ changes: [DeviceCapability: Provision]) -> DeviceCapabilities {
-        var copy = self
-        copy.provisions.merge(changes) { $1 }
-        return copy
-    }
+    /// A camera whose automatic exposure and white balance are its own, left alone (a file, a
+    /// camera another program shares through PipeWire): CaptureKit meters its frames and zooms
+    /// digitally, and offers no manual mode.
+    static let automaticOnly = DeviceCapabilities(provisions: [
+        .exposureContinuous: .device, .whiteBalanceContinuous: .device, .zoom: .software(.digitalZoom),
+        .exposureTargetOffset: .software(.exposureMetering), .grayWorldGains: .software(.grayWorld),
+        .subjectAreaChangeMonitoring: .software(.subjectAreaChangeDetector),
+    ])
 }

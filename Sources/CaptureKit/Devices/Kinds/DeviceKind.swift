@@ -5,8 +5,6 @@ import GStreamerSwift
 /// and dedupes what they find (`DeviceCandidate.sameCamera`, `precedence`), so a kind never
 /// needs to know about the others.
 protocol DeviceKind: Sendable {
-    /// Names the kind in logs and tests: "v4l2", "microphone".
-    var id: String { get }
     /// The GstDeviceMonitor class its devices are reported under ("Video/Source",
     /// "Audio/Source"); nil for a kind found only when named (files).
     var monitoredClass: String? { get }

@@ -10,11 +10,7 @@ struct FileBackend: DeviceBackend {
 
     /// The file's own exposure and white balance, as a camera whose controls cannot be changed
     /// keeps its automatic ones; digital zoom in the pipeline.
-    var capabilities: DeviceCapabilities {
-        DeviceCapabilities(provisions: [.exposureContinuous: .device, .whiteBalanceContinuous: .device, .zoom: .software(.digitalZoom),
-                                        .exposureTargetOffset: .software(.exposureMetering), .grayWorldGains: .software(.grayWorld),
-                                        .subjectAreaChangeMonitoring: .software(.subjectAreaChangeDetector)])
-    }
+    var capabilities: DeviceCapabilities { .automaticOnly }
 
     /// The decoder's raw video is linked (`Bin.planned`), its other streams left unlinked. An
     /// image is scaled once, then `imagefreeze` repeats it live at the format's rate; a video or

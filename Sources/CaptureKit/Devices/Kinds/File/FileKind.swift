@@ -5,7 +5,6 @@ import GStreamerSwift
 /// `find`, `-d file:PATH` and pipeline files' `device: file:PATH`. Found only when named, never
 /// listed, never the default; the same file is the same device.
 struct FileKind: DeviceKind {
-    let id = "file"
     let monitoredClass: String? = nil
     /// The prefix of references and uniqueIDs.
     static let scheme = "file:"

@@ -4,7 +4,6 @@ import GStreamerSwift
 /// hides ALSA's devices when it serves them, which is the dedupe wanted here, so its monitor
 /// does not show hidden providers.
 struct MicrophoneKind: DeviceKind {
-    let id = "microphone"
     let monitoredClass: String? = "Audio/Source"
 
     func describe(_ found: MonitoredDevice) -> DeviceCandidate? {

@@ -12,11 +12,7 @@ struct PipeWireBackend: DeviceBackend {
 
     /// PipeWire shares the camera, and its controls with it: CaptureKit leaves them to the
     /// daemon's owner and zooms digitally.
-    var capabilities: DeviceCapabilities {
-        DeviceCapabilities(provisions: [.exposureContinuous: .device, .whiteBalanceContinuous: .device, .zoom: .software(.digitalZoom),
-                                        .exposureTargetOffset: .software(.exposureMetering), .grayWorldGains: .software(.grayWorld),
-                                        .subjectAreaChangeMonitoring: .software(.subjectAreaChangeDetector)])
-    }
+    var capabilities: DeviceCapabilities { .automaticOnly }
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         [.init("pipewiresrc", name: "\(prefix)_src", [.init("target-object", node), .init("client-name", "capturekit"),

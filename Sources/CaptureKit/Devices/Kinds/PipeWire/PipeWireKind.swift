@@ -6,7 +6,6 @@ import GStreamerSwift
 /// through PipeWire lets several programs read it at once, so a camera PipeWire serves is listed
 /// through PipeWire (precedence above V4L2); its node's path still opens it directly.
 struct PipeWireKind: DeviceKind {
-    let id = "pipewire"
     let monitoredClass: String? = "Video/Source"
 
     func describe(_ found: MonitoredDevice) -> DeviceCandidate? {

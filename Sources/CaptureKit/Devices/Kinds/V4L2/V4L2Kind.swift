@@ -5,15 +5,13 @@ import GStreamerSwift
 /// metadata, touch, memory-to-memory or media-controller-routed ones (those raw nodes of CSI
 /// sensors and ISPs give nothing until libcamera configures their pipeline). Keyed by the node.
 struct V4L2Kind: DeviceKind {
-    let id = "v4l2"
     let monitoredClass: String? = "Video/Source"
     /// Where the stable names of V4L2 nodes are linked.
     var byIDDirectory = "/dev/v4l/by-id"
 
     func describe(_ found: MonitoredDevice) -> DeviceCandidate? {
         guard found.typeName == "GstV4l2Device" else { return nil }
-        if case .int(let caps)? = found.properties["v4l2.device.device_caps"],
-           V4L2Capability(driver: "", card: "", busInfo: "", deviceCaps: UInt32(truncatingIfNeeded: caps)).isMediaControllerCentric {
+        if case .int(let caps)? = found.properties["v4l2.device.device_caps"], UInt32(truncatingIfNeeded: caps) & V4L2Capability.mediaControllerIO != 0 {
             return nil
         }
         return V4L2DeviceDescription(found, byIDDirectory: byIDDirectory)?.candidate
