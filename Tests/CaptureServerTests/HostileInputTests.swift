@@ -70,10 +70,13 @@ struct HostileInputTests {
     @Test("record/start and record/stop 5 ms apart: 201, then 200 for that recording, which stops; its file plays")
     func racingRecordCommands() async throws {
         try await withServer { harness in
-            async let start = harness.request("POST", "/api/record/start")
+            // Written on raw sockets, so the start reaches the server 5 ms before the stop; two
+            // `request` calls in flight do not promise their order (the stop could come first).
+            let start = try harness.send("/api/record/start", method: "POST", headers: ["Content-Length: 0"])
             try await Task.sleep(for: .milliseconds(5))
-            async let stop = harness.request("POST", "/api/record/stop")
-            let (started, stopped) = try await (start, stop)
+            let stop = try harness.send("/api/record/stop", method: "POST", headers: ["Content-Length: 0"])
+            defer { close(start); close(stop) }
+            let started = harness.receive(start), stopped = harness.receive(stop)
             #expect(started.status == 201, "\(started.text)")
             #expect(stopped.status == 200 && stopped.object?["name"] as? String == started.object?["name"] as? String, "\(stopped.text)")
             let state = try await harness.request("GET", "/api/state")

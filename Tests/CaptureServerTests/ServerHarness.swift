@@ -101,14 +101,30 @@ final class ServerHarness: Sendable {
     /// came within a second is read.
     func raw(_ target: String, method: String = "GET", host: String? = nil, headers: [String] = [], body: String = "",
              close keepsNothing: Bool = true) throws -> (status: Int, body: String) {
-        let fd = try connectLoopback(port: port)
+        let fd = try send(target, method: method, host: host, headers: headers, body: body, close: keepsNothing)
         defer { close(fd) }
-        var timeout = timeval(tv_sec: keepsNothing ? 10 : 1, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let reply = receive(fd, waiting: keepsNothing ? 10 : 1)
+        return (reply.status, reply.text)
+    }
+
+    /// Opens a connection and writes the request `raw` describes, without reading the reply;
+    /// returns the socket, for `receive`. Requests sent this way reach the server in the order
+    /// they were written, which separate `request` calls do not promise.
+    func send(_ target: String, method: String = "GET", host: String? = nil, headers: [String] = [], body: String = "",
+              close keepsNothing: Bool = true) throws -> Int32 {
+        let fd = try connectLoopback(port: port)
         let auth = token.map { ["Authorization: Bearer \($0)"] } ?? []
         let head = ["\(method) \(target) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")"] + (keepsNothing ? ["Connection: close"] : [])
         let text = (head + auth + headers).joined(separator: "\r\n") + "\r\n\r\n" + body
-        _ = text.withCString { send(fd, $0, strlen($0), 0) }
+        _ = text.withCString { Glibc.send(fd, $0, strlen($0), 0) }
+        return fd
+    }
+
+    /// The reply on `fd` (read until the server closes, or nothing came for `seconds`): its
+    /// status and body.
+    func receive(_ fd: Int32, waiting seconds: Int = 10) -> Reply {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var response = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -120,7 +136,7 @@ final class ServerHarness: Sendable {
         let statusLine = whole.split(separator: "\r\n").first ?? ""
         let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
         let body = whole.range(of: "\r\n\r\n").map { String(whole[$0.upperBound...]) } ?? ""
-        return (status, body)
+        return Reply(status: status, headers: [:], body: Data(body.utf8))
     }
 }
 
