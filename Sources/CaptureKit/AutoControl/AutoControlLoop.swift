@@ -260,12 +260,14 @@ final class AutoControlLoop: Sendable {
             if let grayWorld = update.grayWorld { state.whiteBalance.grayWorld = grayWorld }
             if let adjusting = update.isAdjustingExposure { state.exposure.isAdjusting = adjusting }
             if let adjusting = update.isAdjustingWhiteBalance { state.whiteBalance.isAdjusting = adjusting }
-            if let adjusting = update.isAdjustingFocus { state.focus.isAdjusting = adjusting }
+            // A search the user asked for since this frame was read wins over the loop's verdict on the old one.
+            let sameSearch = state.focus.searchRequest == settings.searchRequest
+            if let adjusting = update.isAdjustingFocus, sameSearch { state.focus.isAdjusting = adjusting }
             if let boost = update.lowLightBoost { state.lowLight.isEnabled = boost && state.lowLight.isAllowed }
             // A mode changed by the user since this frame was read wins over the loop.
             if let mode = update.exposureMode, state.exposure.mode == settings.exposureMode { state.exposure.mode = mode }
             if let mode = update.whiteBalanceMode, state.whiteBalance.mode == settings.whiteBalanceMode { state.whiteBalance.mode = mode }
-            if let mode = update.focusMode, state.focus.mode == settings.focusMode { state.focus.mode = mode }
+            if let mode = update.focusMode, state.focus.mode == settings.focusMode, sameSearch { state.focus.mode = mode }
             var changed = false
             if let exposure = update.exposure, state.exposure.mode == settings.exposureMode {
                 state.exposure.duration = exposure.duration
@@ -276,7 +278,7 @@ final class AutoControlLoop: Sendable {
                 state.whiteBalance.gains = gains
                 changed = true
             }
-            if let lens = update.lensPosition, state.focus.mode == settings.focusMode {
+            if let lens = update.lensPosition, state.focus.mode == settings.focusMode, sameSearch {
                 state.focus.lensPosition = lens
                 changed = true
             }
