@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # End to end on a real V4L2 driver (vivid) inside ../shared/v4l2vm (not part of `make test`:
-# it boots a VM, ~15 s a run). Usage, from the checkout:
-#   V4L2VM_EXTRA_PACKAGES="libexif12 libzxing2 libopencv-objdetect406 libopencv-imgproc406 libopencv-core406 libgstrtspserver-1.0-0 libimage-exiftool-perl" \
-#     ../shared/v4l2vm/v4l2vm build   # once, as root (the guest needs libexif, zxing-cpp, OpenCV and exiftool)
+# it boots a VM, ~15 s a run; the first run builds vimc for the guest's kernel, ~3 min). Usage, from the checkout:
 #   swift build --build-tests && scripts/v4l2vm-e2e.sh
-# Inside the guest (V4L2VM=1) it lists devices, snaps a 640x480 still from vivid and checks it.
+# As root it builds the guest image first when missing or when scripts/v4l2vm-packages.txt changed
+# (~3 min); otherwise build it once with
+#   sudo V4L2VM_EXTRA_PACKAGES="$(grep -v '^#' scripts/v4l2vm-packages.txt | xargs)" ../shared/v4l2vm/v4l2vm build
+# Inside the guest (V4L2VM=1) it tests vivid through V4L2, then vimc through libcamera.
 set -euo pipefail
 if [ "${V4L2VM:-}" != "1" ]; then
-  exec "$(dirname "$0")/../../shared/v4l2vm/v4l2vm" run --timeout 240 -- "$0" "$@"
+  here=$(cd "$(dirname "$0")" && pwd)
+  if [ "$(id -u)" = 0 ]; then
+    V4L2VM_EXTRA_PACKAGES="$(grep -v '^#' "$here/v4l2vm-packages.txt" | xargs)" "$here/../../shared/v4l2vm/v4l2vm" build >/dev/null
+  fi
+  "$here/vimc-module.sh" fetch
+  exec "$(dirname "$0")/../../shared/v4l2vm/v4l2vm" run --timeout 600 -- "$0" "$@"
 fi
 capture=.build/debug/capture
 out=$(mktemp -d)
@@ -40,7 +46,7 @@ if [ -x .build/debug/CaptureKitPackageTests.xctest ]; then
   echo "   digital zoom in the pipeline; frame durations and a bracket; ioctl discovery matches v4l2-ctl; a camera given by path is described"
   echo "   alone as the device monitor describes it; then the disconnect control)"
   for filter in 'brightnessWhileRunning|softwareExposureLoop|pipelineZoom|liveDevice|probedByPath|V4L2LiveTests/controlReport|V4L2LiveTests/stillMetadata|frameDurationsOnVivid|bracketOnVivid|DeviceKindTests' 'DeviceConformanceTests' 'disconnectWhileRunning'; do
-    # The guest has no Xvfb and no H.264 encoder: the conformance suite runs on the kinds it can make there.
+    # The guest has no Xvfb and no H.264 decoder: the conformance suite runs on the kinds it can make there.
     CAPTUREKIT_CONFORMANCE_KINDS=v4l2-live,virtual-back,virtual-front,microphone,v4l2:logitech-c920,file-image,file-sequence \
       timeout 120 .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing --filter "$filter" 2>&1 \
       | grep -E '✔|✘|recorded|software AE|digital zoom|probedByPath|↳ v4l2' | sed 's/\x1b\[[0-9;]*m//g' | tee -a "$out/live.txt"
@@ -58,5 +64,39 @@ wait $watcher
 grep -E '^(dis)?connected' "$out/watch.txt"
 grep -q '^disconnected: vivid' "$out/watch.txt" || { echo "no disconnect notification"; exit 1; }
 grep -q '^connected: vivid' "$out/watch.txt" || { echo "no connect notification"; exit 1; }
+echo "== libcamera: vimc's Sensor B through libcamerasrc (vimc built for this kernel by scripts/vimc-module.sh)"
+scripts/vimc-module.sh load
+cam='libcamera:platform/vimc.0 Sensor B'
+$capture devices --json | perl -MJSON::PP -e 'print "$_->{uniqueID}\t$_->{route}\n" for @{decode_json(join "", <STDIN>)->{devices}}' \
+  | tee "$out/lc-devices.txt"
+grep -qxF "$cam	libcamera" "$out/lc-devices.txt" || { echo "vimc not listed through libcamera"; exit 1; }
+if grep -qE '^/dev/video[1-3]	' "$out/lc-devices.txt"; then echo "a raw vimc node was listed as a camera"; exit 1; fi
+echo "== capture snap -d '$cam' --preset vga640x480"
+$capture snap -d "$cam" --preset vga640x480 -o "$out/lc.jpg"
+exiftool -s3 -ImageWidth -ImageHeight -Model "$out/lc.jpg" | tee "$out/lc-exif.txt"
+[ "$(head -2 "$out/lc-exif.txt" | xargs)" = "640 480" ] || { echo "not a 640x480 still"; exit 1; }
+echo "== capture record -d '$cam' --duration 2"
+$capture record -d "$cam" --preset vga640x480 --duration 2 -o "$out/lc.mp4"
+gst-discoverer-1.0 "$out/lc.mp4" | tee "$out/lc-movie.txt" | grep -E 'video|Width|Height|Duration'
+grep -q 'H.264' "$out/lc-movie.txt" && grep -q 'Width: 640' "$out/lc-movie.txt" || { echo "not a 640x480 H.264 movie"; exit 1; }
+echo "== capture stream -d '$cam' rtsp://127.0.0.1:8556/cam, read back by rtspsrc"
+$capture stream -d "$cam" --preset vga640x480 --duration 40 rtsp://127.0.0.1:8556/cam > "$out/lc-stream.txt" 2>&1 &
+streamer=$!
+received=0
+for _ in $(seq 1 20); do
+  if timeout 30 gst-launch-1.0 -q rtspsrc location=rtsp://127.0.0.1:8556/cam ! rtph264depay ! h264parse ! identity eos-after=10 ! fakesink 2>/dev/null; then
+    received=1; break
+  fi
+  sleep 1
+done
+kill -INT $streamer 2>/dev/null; wait $streamer || true
+[ "$received" = 1 ] || { echo "no RTSP frames from the libcamera camera"; cat "$out/lc-stream.txt"; exit 1; }
+echo "rtspsrc received 10 H.264 frames"
+if [ -x .build/debug/CaptureKitPackageTests.xctest ]; then
+  echo "== conformance suite on libcamera"
+  CAPTUREKIT_CONFORMANCE_KINDS=libcamera-live timeout 300 .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing \
+    --filter 'DeviceConformanceTests' 2>&1 | grep -E '✔|✘|recorded' | sed 's/\x1b\[[0-9;]*m//g' | tee "$out/lc-live.txt"
+  if grep -q '✘' "$out/lc-live.txt"; then echo "libcamera conformance failed"; exit 1; fi
+fi
 end=$(date +%s.%N)
 echo "v4l2vm e2e ok in $(awk "BEGIN { print $end - $start }") s (inside the guest)"

@@ -48,8 +48,9 @@ struct V4L2DeviceDescription: Equatable {
         }
     }
 
-    /// Formats from caps: one per size and pixel format, with the frame rates offered.
-    static func formats(from caps: [CapsStructure]) -> [CaptureDevice.Format] {
+    /// Formats from caps: one per size and pixel format, with the frame rates offered. A structure with no frame rate (libcamera's provider states
+    /// none) gets `unstatedFrameRates`, and is skipped when that is empty.
+    static func formats(from caps: [CapsStructure], unstatedFrameRates: [CaptureDevice.FrameRateRange] = []) -> [CaptureDevice.Format] {
         var formats: [CaptureDevice.Format] = []
         for structure in caps where structure.features == nil {
             let pixelFormat: PixelFormat?
@@ -61,7 +62,7 @@ struct V4L2DeviceDescription: Equatable {
             default: pixelFormat = nil
             }
             guard let pixelFormat, let width = largest(structure.fields["width"]), let height = largest(structure.fields["height"]) else { continue }
-            let ranges = frameRateRanges(structure.fields["framerate"])
+            let ranges = structure.fields["framerate"] == nil ? unstatedFrameRates : frameRateRanges(structure.fields["framerate"])
             guard !ranges.isEmpty else { continue }
             let format = CaptureDevice.Format(pixelFormat: pixelFormat, width: width, height: height, videoSupportedFrameRateRanges: ranges)
             if !formats.contains(format) { formats.append(format) }

@@ -30,6 +30,8 @@ enum PhysicalKey: Hashable, Sendable {
 enum DevicePrecedence {
     /// Through a PipeWire daemon: the camera can then be shared with other programs.
     static let pipeWire = 30
+    /// libcamera's own element: the ISP's processing and the sensor's controls, one program at a time.
+    static let libcamera = 20
     /// Opening a V4L2 node directly, with every control (`v4l2src`).
     static let v4l2 = 15
     /// Devices found once, with no other route (microphones).

@@ -4,6 +4,7 @@ enum DeviceKinds {
     static let all: [any DeviceKind] = [
         V4L2Kind(),
         PipeWireKind(),
+        LibcameraKind(),
         MicrophoneKind(),
         FileKind(),
     ]

@@ -1,0 +1,48 @@
+import GStreamerSwift
+
+/// A camera read through `libcamerasrc`. libcamera may adjust a size to its pipeline's alignment
+/// (vimc gives 636x480 for 640x480), so the element is offered the format's size first and a
+/// few pixels either way second; the scaler brings an adjusted size back to the format and
+/// passes an exact one through. The rate is asked of the camera, so changing it rebuilds the
+/// source (libcamera 0.0.3's element cannot renegotiate).
+struct LibcameraBackend: DeviceBackend {
+    /// libcamera's camera id (`camera-name`).
+    let cameraID: String
+    let mediaType = MediaType.video
+    var route: String { "libcamera" }
+
+    /// The camera's automatic exposure, white balance and focus, as the ISP runs them; digital
+    /// zoom in the pipeline.
+    var capabilities: DeviceCapabilities { .automaticOnly }
+
+    /// How far libcamera's adjustment of a size is accepted, in pixels.
+    static let sizeTolerance = 16
+
+    func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        [.init("libcamerasrc", name: "\(prefix)_src", [.init("camera-name", cameraID)]),
+         .init("capsfilter", name: "\(prefix)_lccaps", [.init("caps", Self.cameraCaps(format, frameRate: device.pacedFrameRate))]),
+         .init("videoconvert", name: "\(prefix)_lcconvert"),
+         .init("videoscale", name: "\(prefix)_lcscale")]
+            + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
+    }
+
+    /// libcamera before 0.3 frees its camera manager when the element closes, under buffers an
+    /// app may still hold (a `SampleBuffer` kept past `stopRunning()`): the manager is kept for
+    /// the life of the process instead.
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
+        let source = try bin.element(named: "\(prefix)_src")
+        if !source.keepLibcameraManager() {
+            CaptureLog.logger.warning("libcamera's camera manager could not be kept: a frame held after the session stops may crash libcamera before 0.3")
+        }
+        return nil
+    }
+
+    /// The format's exact size, then the tolerated range: libcamerasrc configures the first
+    /// fixed size it is offered, and accepts what the camera made of it within the second.
+    static func cameraCaps(_ format: CaptureDevice.Format, frameRate: Double) -> String {
+        let exact = format.caps(frameRate: frameRate)
+        let rate = Fraction.text(frameRate), pixel = format.pixelFormat.gstFormat ?? ""
+        let (w, h, t) = (format.width, format.height, sizeTolerance)
+        return exact + ";video/x-raw,format=\(pixel),width=[\(max(w - t, 1)),\(w + t)],height=[\(max(h - t, 1)),\(h + t)],framerate=\(rate)"
+    }
+}
