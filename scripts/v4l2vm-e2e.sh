@@ -67,9 +67,10 @@ grep -q '^connected: vivid' "$out/watch.txt" || { echo "no connect notification"
 echo "== libcamera: vimc's Sensor B through libcamerasrc (vimc built for this kernel by scripts/vimc-module.sh)"
 scripts/vimc-module.sh load
 cam='libcamera:platform/vimc.0 Sensor B'
-$capture devices --json | perl -MJSON::PP -e 'print "$_->{uniqueID}\t$_->{route}\n" for @{decode_json(join "", <STDIN>)->{devices}}' \
+$capture devices --json 2>"$out/lc-devices.err" | perl -MJSON::PP -e 'print "$_->{uniqueID}\t$_->{route}\n" for @{decode_json(join "", <STDIN>)->{devices}}' \
   | tee "$out/lc-devices.txt"
 grep -qxF "$cam	libcamera" "$out/lc-devices.txt" || { echo "vimc not listed through libcamera"; exit 1; }
+if grep -q CRITICAL "$out/lc-devices.err"; then echo "criticals while listing:"; cat "$out/lc-devices.err"; exit 1; fi
 if grep -qE '^/dev/video[1-3]	' "$out/lc-devices.txt"; then echo "a raw vimc node was listed as a camera"; exit 1; fi
 echo "== capture snap -d '$cam' --preset vga640x480"
 $capture snap -d "$cam" --preset vga640x480 -o "$out/lc.jpg"
@@ -89,7 +90,7 @@ for _ in $(seq 1 20); do
   fi
   sleep 1
 done
-kill -INT $streamer 2>/dev/null; wait $streamer || true
+kill -INT $streamer 2>/dev/null || true; wait $streamer || true
 [ "$received" = 1 ] || { echo "no RTSP frames from the libcamera camera"; cat "$out/lc-stream.txt"; exit 1; }
 echo "rtspsrc received 10 H.264 frames"
 if [ -x .build/debug/CaptureKitPackageTests.xctest ]; then

@@ -1,5 +1,14 @@
 #include "ck_gst.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 GParamSpec *ck_object_find_property(gpointer object, const char *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
 }
@@ -14,4 +23,107 @@ gboolean ck_is_tag_setter(gpointer element) {
 
 gboolean ck_is_bin(gpointer element) {
     return GST_IS_BIN(element);
+}
+
+static void ck_drop_provider_critical(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)data;
+    if (message && strstr(message, "gst_element_message_full_with_details") && strstr(message, "GST_IS_ELEMENT (element)")) return;
+    g_log_default_handler(domain, level, message, NULL);
+}
+
+GList *ck_device_monitor_get_devices_quietly(GstDeviceMonitor *monitor) {
+    guint handler = g_log_set_handler("GStreamer", G_LOG_LEVEL_CRITICAL, ck_drop_provider_critical, NULL);
+    GList *devices = gst_device_monitor_get_devices(monitor);
+    g_log_remove_handler("GStreamer", handler);
+    return devices;
+}
+
+static GstPadProbeReturn ck_copy_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad; (void)data;
+    GstBuffer *original = GST_PAD_PROBE_INFO_BUFFER(info);
+    GstBuffer *copy = gst_buffer_copy_deep(original);
+    if (!copy) return GST_PAD_PROBE_OK;
+    GST_PAD_PROBE_INFO_DATA(info) = copy;
+    gst_buffer_unref(original);
+    return GST_PAD_PROBE_OK;
+}
+
+gulong ck_pad_add_copy_probe(GstPad *pad) {
+    return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, ck_copy_buffer, NULL, NULL);
+}
+
+const gchar *ck_element_plugin_version(GstElement *element) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    GstPlugin *plugin = factory ? gst_plugin_feature_get_plugin(GST_PLUGIN_FEATURE(factory)) : NULL;
+    if (!plugin) return NULL;
+    /* The plugin outlives the process's use of it (GStreamer never unloads one). */
+    const gchar *version = gst_plugin_get_version(plugin);
+    gst_object_unref(plugin);
+    return version;
+}
+
+/* The comm of thread `tid` of this process into `name` (size 32); 0 on success. */
+static int ck_thread_name(const char *tid, char *name) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%s/comm", tid);
+    FILE *file = fopen(path, "r");
+    if (!file) return -1;
+    size_t length = fread(name, 1, 31, file);
+    fclose(file);
+    name[length] = 0;
+    return 0;
+}
+
+typedef struct {
+    GHashTable *earlier; /* thread ids (as strings) present when data first reached `before` */
+    int niceness;
+} ck_worker_priority;
+
+static void ck_worker_priority_free(gpointer data) {
+    ck_worker_priority *state = data;
+    if (state->earlier) g_hash_table_unref(state->earlier);
+    g_free(state);
+}
+
+static GstPadProbeReturn ck_note_threads(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad; (void)info;
+    ck_worker_priority *state = data;
+    GHashTable *earlier = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    DIR *tasks = opendir("/proc/self/task");
+    struct dirent *entry;
+    while (tasks && (entry = readdir(tasks))) {
+        if (entry->d_name[0] != '.') g_hash_table_add(earlier, g_strdup(entry->d_name));
+    }
+    if (tasks) closedir(tasks);
+    GHashTable *old = g_atomic_pointer_exchange(&state->earlier, earlier);
+    if (old) g_hash_table_unref(old);
+    return GST_PAD_PROBE_REMOVE;
+}
+
+static GstPadProbeReturn ck_lower_workers(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad; (void)info;
+    ck_worker_priority *state = data;
+    GHashTable *earlier = g_atomic_pointer_get(&state->earlier);
+    char self[16], own[32], other[32];
+    snprintf(self, sizeof self, "%ld", (long)syscall(SYS_gettid));
+    DIR *tasks = earlier && ck_thread_name(self, own) == 0 ? opendir("/proc/self/task") : NULL;
+    struct dirent *entry;
+    while (tasks && (entry = readdir(tasks))) {
+        if (entry->d_name[0] == '.' || strcmp(entry->d_name, self) == 0 || g_hash_table_contains(earlier, entry->d_name)) continue;
+        if (ck_thread_name(entry->d_name, other) != 0 || strcmp(own, other) != 0) continue;
+        id_t thread = (id_t)strtol(entry->d_name, NULL, 10);
+        errno = 0;
+        int current = getpriority(PRIO_PROCESS, thread);
+        if (errno == 0 && current < state->niceness) setpriority(PRIO_PROCESS, thread, state->niceness);
+    }
+    if (tasks) closedir(tasks);
+    return GST_PAD_PROBE_REMOVE;
+}
+
+void ck_pads_lower_worker_priority(GstPad *before, GstPad *after, int niceness) {
+    ck_worker_priority *state = g_new0(ck_worker_priority, 1);
+    state->niceness = niceness;
+    /* The state lives until the later probe goes; the earlier one only fills it. */
+    gst_pad_add_probe(before, GST_PAD_PROBE_TYPE_DATA_DOWNSTREAM, ck_note_threads, state, NULL);
+    gst_pad_add_probe(after, GST_PAD_PROBE_TYPE_BUFFER, ck_lower_workers, state, ck_worker_priority_free);
 }

@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 
 /// An `appsink` element's callbacks.

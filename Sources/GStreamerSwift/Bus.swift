@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 
 /// What kind of failure an error message reports, from its GStreamer error domain and code:

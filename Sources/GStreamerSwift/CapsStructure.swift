@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 
 /// A typed value of a caps or structure field.

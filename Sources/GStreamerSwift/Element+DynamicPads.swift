@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 
 /// Called with each pad an element adds while running (a demuxer's or decodebin's outputs).

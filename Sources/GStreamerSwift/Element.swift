@@ -10,6 +10,11 @@ public final class Element: Sendable {
     /// The factory it was made from, e.g. "videotestsrc".
     public let factory: String
 
+    /// The version of the plugin that provides the element ("0.0.3" for Debian 12's libcamera).
+    public var pluginVersion: String? {
+        ck_element_plugin_version(pointer.raw).map { String(cString: $0) }
+    }
+
     /// Makes an element from an installed factory.
     public init(factory: String, name: String) throws(GStreamerError) {
         GStreamer.initialize()

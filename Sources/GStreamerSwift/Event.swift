@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 
 /// An event to send through a pipeline: end of stream, a key-frame request, or a custom

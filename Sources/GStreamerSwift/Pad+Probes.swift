@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 
 /// Which probes to install on a pad.
@@ -164,5 +165,24 @@ extension Trampolines {
 
     static let releaseByteCountProbe: GDestroyNotify = { userData in
         CallbackBox<ByteCountProbe>.release(userData)
+    }
+}
+
+extension Pad {
+    /// Sends a deep copy of each buffer on and releases the original at once (in C, no Swift on
+    /// the streaming thread), so the element upstream has its buffers back before anything
+    /// downstream holds one. A copy per buffer: only for elements that misbehave otherwise.
+    @discardableResult
+    public func addCopyProbe() -> UInt {
+        UInt(ck_pad_add_copy_probe(pointer.raw))
+    }
+
+    /// Lowers the priority of an encoder's worker threads to the nice value `niceness`: this pad
+    /// is upstream of the encoder, `downstream` after it, in one streaming thread. Threads the
+    /// streaming thread starts between the first data here and the first buffer there, under its
+    /// own name, are the encoder's. The streaming thread itself is left alone: GStreamer's pool
+    /// reuses it, and its priority could never be raised again. Done once, in C.
+    public func lowerEncoderWorkerPriority(until downstream: Pad, toNice niceness: Int32) {
+        ck_pads_lower_worker_priority(pointer.raw, downstream.pointer.raw, niceness)
     }
 }

@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 
 /// A buffer with its caps, as an appsink delivers it. Owns one reference.

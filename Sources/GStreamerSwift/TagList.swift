@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 
 /// A GStreamer tag list (image-orientation, datetime, device-model, capturing-* …).

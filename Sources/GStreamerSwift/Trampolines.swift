@@ -1,3 +1,4 @@
+import CGStreamer
 import CGStreamerSys
 
 /// Every C callback of this layer, in one place. Each unboxes its Swift closure from

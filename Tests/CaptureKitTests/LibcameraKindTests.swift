@@ -77,4 +77,14 @@ struct LibcameraKindTests {
         #expect(caps == "video/x-raw,format=RGB,width=640,height=480,framerate=30/1;video/x-raw,format=RGB,width=[624,656],height=[464,496],framerate=30/1")
         #expect(try CapsStructure.parse(caps: caps).count == 2)
     }
+
+    @Test("frames are copied out of libcamera's buffers for the element versions whose held buffers crash it (before 0.6)")
+    func copiedVersions() {
+        for version in ["0.0.3", "0.4.0", "0.5.2", "0.5.2+rpt20250903", nil] as [String?] {
+            #expect(LibcameraBackend.holdsBuffersUnsafely(version: version), "\(version ?? "unknown")")
+        }
+        for version in ["0.6.0", "0.7.1+rpt20260429", "1.0"] {
+            #expect(!LibcameraBackend.holdsBuffersUnsafely(version: version), "\(version)")
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 @testable import GStreamerSwift
@@ -193,5 +194,83 @@ struct GStreamerStartupTests {
         }
         #expect(GStreamer.isPluginLoaded(providing: "alphacolor"))
         #expect(!GStreamer.isPluginLoaded(providing: "no-such-element"))
+    }
+}
+
+@Suite("GStreamerSwift streaming-thread helpers")
+struct StreamingThreadTests {
+    /// videotestsrc ! queue ! `middle` ! fakesink; `configure` gets the queue's src pad and fakesink's sink pad, and a
+    /// buffer probe installed after it reports what `seen` returns for each of 5 buffers.
+    static func run<T: Sendable>(through middle: [Element] = [], _ configure: (Pad, Pad) -> Void,
+                                 seen: @escaping @Sendable (borrowing ProbeBuffer) -> T) throws -> [T] {
+        let pipeline = Pipeline(name: "threads")
+        let source = try Element(factory: "videotestsrc", name: "src")
+        try source.set("num-buffers", "5")
+        try source.set("pattern", "ball")
+        let queue = try Element(factory: "queue", name: "workq")
+        let sink = try Element(factory: "fakesink", name: "sink")
+        let chain = [source, queue] + middle + [sink]
+        for element in chain { pipeline.add(element) }
+        for (upstream, downstream) in zip(chain, chain.dropFirst()) { try upstream.link(to: downstream) }
+        configure(try queue.staticPad("src"), try sink.staticPad("sink"))
+        let values = Mutex<[T]>([])
+        try sink.staticPad("sink").addBufferProbe { buffer in
+            let value = seen(buffer)
+            values.withLock { $0.append(value) }
+            return .pass
+        }
+        let ended = DispatchSemaphoreBox()
+        let watch = BusWatch(pipeline: pipeline) { message in
+            if message == .endOfStream { ended.signal() }
+        }
+        try pipeline.setState(.playing)
+        #expect(ended.wait(seconds: 10))
+        watch.stop()
+        try pipeline.setState(.null)
+        return values.withLock { $0 }
+    }
+
+    /// A thread's nice value, as the kernel reports it (field 19 of its stat).
+    static func nice(ofThread path: String) -> Int? {
+        guard let stat = try? String(contentsOfFile: path + "/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        return fields.count > 16 ? Int(fields[16]) : nil
+    }
+
+    /// The calling thread's nice value and the nice values of the other threads bearing its name.
+    static func niceValues() -> (own: Int?, namesakes: [Int]) {
+        let own = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")).map { ($0 as NSString).lastPathComponent } ?? ""
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let namesakes = tasks.filter { $0 != me && (try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)) == own }
+            .compactMap { nice(ofThread: "/proc/self/task/\($0)") }
+        return (nice(ofThread: "/proc/thread-self"), namesakes)
+    }
+
+    @Test("x264's worker threads take the lower priority at the encoder's first buffer; the pooled streaming thread, and threads named like it before, keep theirs")
+    func encoderWorkers() throws {
+        // An idle thread bearing the queue thread's name already: not the encoder's.
+        let bystander = Thread {
+            try? "workq:src".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+            Thread.sleep(forTimeInterval: 2)
+        }
+        bystander.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        let encoder = try Element(factory: "x264enc", name: "enc")
+        try encoder.set("threads", "2")
+        try encoder.set("speed-preset", "ultrafast")
+        let seen = try Self.run(through: [encoder], { queue, sink in queue.lowerEncoderWorkerPriority(until: sink, toNice: 7) }) { _ in Self.niceValues() }
+        let last = try #require(seen.last)
+        #expect(last.own == 0, "the streaming thread goes back to GStreamer's pool as it came")
+        #expect(last.namesakes.filter { $0 == 7 }.count >= 1 && last.namesakes.filter { $0 == 0 }.count == 1, "\(last.namesakes)")
+    }
+
+    @Test("the copy probe hands on each buffer's size and timestamps unchanged")
+    func copyProbe() throws {
+        struct Seen: Equatable, Sendable { var pts: UInt64?; var size: Int }
+        let plain = try Self.run({ _, _ in }) { Seen(pts: $0.presentationTime, size: $0.size) }
+        let copied = try Self.run({ _, sink in sink.addCopyProbe() }) { Seen(pts: $0.presentationTime, size: $0.size) }
+        #expect(copied == plain && copied.count == 5)
     }
 }

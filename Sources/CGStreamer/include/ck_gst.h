@@ -1,6 +1,5 @@
 // The few GStreamer/GLib operations Swift cannot call directly (macros). The shim's other
-// headers: ck_exif.h (EXIF), ck_v4l2.h (V4L2 controls), ck_rtsp.h (the RTSP server),
-// ck_libcamera.h (libcamera's camera manager kept alive).
+// headers: ck_exif.h (EXIF), ck_v4l2.h (V4L2 controls), ck_rtsp.h (the RTSP server).
 #ifndef CK_GST_H
 #define CK_GST_H
 
@@ -17,5 +16,28 @@ gboolean ck_is_bin(gpointer element);
 
 /// GST_IS_TAG_SETTER.
 gboolean ck_is_tag_setter(gpointer element);
+
+/// gst_device_monitor_get_devices, without the critical GStreamer 1.22's v4l2 provider logs for
+/// each V4L2 sub-device it probes (it posts the node's error on itself, which is not an element:
+/// "gst_element_message_full_with_details: assertion 'GST_IS_ELEMENT (element)' failed", 8 lines
+/// on vimc, as many on a Raspberry Pi's unicam). Every other message passes to GLib's handler.
+GList *ck_device_monitor_get_devices_quietly(GstDeviceMonitor *monitor);
+
+/// A buffer probe on `pad` that sends a deep copy of each buffer on and releases the original at
+/// once, so the element upstream gets its buffer back before anything downstream holds it.
+/// Returns the probe's id.
+gulong ck_pad_add_copy_probe(GstPad *pad);
+
+/// The version of the plugin that provides `element`'s factory ("0.0.3"), or NULL.
+const gchar *ck_element_plugin_version(GstElement *element);
+
+/// Lowers the priority of an encoder's worker threads (x264's slice and lookahead threads): the
+/// threads of the process present when data first passes `before` (upstream of the encoder) are
+/// noted; at the first buffer through `after` (downstream of it, same streaming thread), the
+/// threads started since under the streaming thread's name take the nice value `niceness` if
+/// that is lower in priority than theirs. The streaming thread itself is left alone: it comes
+/// from GStreamer's thread pool and goes back to it, and an unprivileged process can never raise
+/// a thread's priority again.
+void ck_pads_lower_worker_priority(GstPad *before, GstPad *after, int niceness);
 
 #endif

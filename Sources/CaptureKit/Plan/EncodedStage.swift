@@ -3,7 +3,7 @@
 /// branch of the source ending in a tee, `KEY_tee`; its consumers' entries name
 /// the stage's key as their source.
 ///
-/// `KEY_queue` (leaky, one second: the encoder's own thread) ! `videoconvert` ! the encoder's raw
+/// `KEY_queue` (leaky, one second: the encoder's own thread; its workers at nice `niceness`) ! `videoconvert` ! the encoder's raw
 /// format ! encoder `KEY_enc` ! `h264parse` `KEY_parse` (parameter sets with every key frame) !
 /// `video/x-h264,stream-format=avc,alignment=au` (what the MP4 muxers take; consumers that want
 /// Annex B parse it again; with the settings' profile, which the encoder negotiates) ! `tee`
@@ -22,6 +22,9 @@ enum EncodedStage {
         for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         return "enc" + String(hash, radix: 16)
     }
+
+    /// The nice value of the encoder's worker threads.
+    static let niceness: Int32 = 10
 
     /// The stage's plan: a branch of `source` ending in the stage's tee.
     static func plan(key: String, source: String, format: SourceFormat, encoder: VideoEncoder, settings: VideoCodecSettings) -> PipelinePlan.Branch {

@@ -21,6 +21,14 @@ extension SessionRuntime {
                 entries.append((entry.source, try bin.addGhostPad(name: plan.entries.count == 1 ? "sink" : "sink_\(index)", target: target)))
             }
             stageTee = try plan.tee.map { tee throws(GStreamerError) in try bin.element(named: tee.name) }
+            if let stageTee {
+                // Encoding yields to capture: an encoder's worker threads run at a lower priority,
+                // so a saturated encoder drops frames at its leaky queue rather than starve the
+                // source's thread (libcamera's element before 0.6 crashes when its thread is held
+                // up between queueing a request and recording it).
+                try bin.element(named: "\(plan.key)_queue").staticPad("src")
+                    .lowerEncoderWorkerPriority(until: stageTee.staticPad("sink"), toNice: EncodedStage.niceness)
+            }
         } catch {
             throw .pipelineFailed(error)
         }

@@ -26,15 +26,27 @@ struct LibcameraBackend: DeviceBackend {
             + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 
-    /// libcamera before 0.3 frees its camera manager when the element closes, under buffers an
-    /// app may still hold (a `SampleBuffer` kept past `stopRunning()`): the manager is kept for
-    /// the life of the process instead.
+    /// libcamera's element before 0.6 (Debian 12 has 0.0.3, Debian 13 0.4) has two faults that
+    /// buffers held downstream expose: a request that completes before the element has recorded
+    /// it crashes the element, which happens when every buffer but one is held (an encoder under
+    /// load; libcamera issues 238 and 306, fixed in 0.6), and a buffer released after the
+    /// element closes crashes in the freed camera manager (a `SampleBuffer` kept past
+    /// `stopRunning()`; libcamera bug 211, fixed in 0.3). Frames from those versions are
+    /// therefore copied out at the source, which returns every buffer to libcamera at once.
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
         let source = try bin.element(named: "\(prefix)_src")
-        if !source.keepLibcameraManager() {
-            CaptureLog.logger.warning("libcamera's camera manager could not be kept: a frame held after the session stops may crash libcamera before 0.3")
+        if Self.holdsBuffersUnsafely(version: source.pluginVersion) {
+            try source.staticPad("src").addCopyProbe()
         }
         return nil
+    }
+
+    /// Whether the element of this libcamera version must not have its buffers held (before 0.6).
+    static func holdsBuffersUnsafely(version: String?) -> Bool {
+        guard let version else { return true }
+        let parts = version.split(separator: ".").prefix(2).map { Int($0.prefix { $0.isNumber }) ?? 0 }
+        let (major, minor) = (parts.first ?? 0, parts.count > 1 ? parts[1] : 0)
+        return major == 0 && minor < 6
     }
 
     /// The format's exact size, then the tolerated range: libcamerasrc configures the first
