@@ -66,12 +66,13 @@ struct LibcameraKindTests {
         #expect(registry.device(uniqueID: "libcamera:/base/soc/i2c0mux/i2c@1/imx708@1a")?.route == "libcamera")
     }
 
-    @Test("the source asks the camera for the format's size and rate, accepts its alignment within 16 pixels, and scales back")
+    @Test("the source asks the camera for the format's size and rate, accepts its alignment within 16 pixels, takes frames off libcamera's thread, and scales back")
     func sourceChain() throws {
         let device = try #require(LibcameraKind().describe(try Self.vimc())).make()
         let format = try #require(device.formats.first { $0.width == 640 })
         let elements = LibcameraBackend(cameraID: "platform/vimc.0 Sensor B").sourceElements(prefix: "in0", device: device, format: format)
-        #expect(elements.map(\.factory).prefix(4) == ["libcamerasrc", "capsfilter", "videoconvert", "videoscale"])
+        #expect(elements.map(\.factory).prefix(5) == ["libcamerasrc", "capsfilter", "queue", "videoconvert", "videoscale"])
+        #expect(elements[2].properties.map(\.value) == ["downstream", "2", "0", "0"], "a leaky queue of two frames")
         #expect(elements[0].properties.map(\.value) == ["platform/vimc.0 Sensor B"])
         let caps = LibcameraBackend.cameraCaps(format, frameRate: 30)
         #expect(caps == "video/x-raw,format=RGB,width=640,height=480,framerate=30/1;video/x-raw,format=RGB,width=[624,656],height=[464,496],framerate=30/1")

@@ -4,7 +4,10 @@ import GStreamerSwift
 /// (vimc gives 636x480 for 640x480), so the element is offered the format's size first and a
 /// few pixels either way second; the scaler brings an adjusted size back to the format and
 /// passes an exact one through. The rate is asked of the camera, so changing it rebuilds the
-/// source (libcamera 0.0.3's element cannot renegotiate).
+/// source (libcamera 0.0.3's element cannot renegotiate). A leaky queue of two frames takes the
+/// frames off libcamera's thread: that thread only hands each on, so it keeps up with the camera
+/// and keeps its requests queued, and frames the rest of the session cannot take in time are
+/// dropped there, as a camera drops them.
 struct LibcameraBackend: DeviceBackend {
     /// libcamera's camera id (`camera-name`).
     let cameraID: String
@@ -21,6 +24,8 @@ struct LibcameraBackend: DeviceBackend {
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         [.init("libcamerasrc", name: "\(prefix)_src", [.init("camera-name", cameraID)]),
          .init("capsfilter", name: "\(prefix)_lccaps", [.init("caps", Self.cameraCaps(format, frameRate: device.pacedFrameRate))]),
+         .init("queue", name: "\(prefix)_lcqueue", [.init("leaky", "downstream"), .init("max-size-buffers", "2"),
+                                                    .init("max-size-bytes", "0"), .init("max-size-time", "0")]),
          .init("videoconvert", name: "\(prefix)_lcconvert"),
          .init("videoscale", name: "\(prefix)_lcscale")]
             + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
@@ -35,8 +40,10 @@ struct LibcameraBackend: DeviceBackend {
     /// therefore copied out at the source, which returns every buffer to libcamera at once.
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
         let source = try bin.element(named: "\(prefix)_src")
-        if Self.holdsBuffersUnsafely(version: source.pluginVersion) {
+        let version = source.pluginVersion
+        if Self.holdsBuffersUnsafely(version: version) {
             try source.staticPad("src").addCopyProbe()
+            CaptureLog.logger.debug("libcamera \(version ?? "of unknown version"): frames are copied out of its buffers")
         }
         return nil
     }
