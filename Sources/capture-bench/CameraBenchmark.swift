@@ -1,0 +1,114 @@
+import CaptureKit
+import Dispatch
+import Foundation
+import GStreamerSwift
+import Synchronization
+
+/// 120 frames of a live camera into a `VideoDataOutput` delegate (I420), against the same source
+/// element built directly on the GStreamer layer into an appsink, in the same process and run:
+/// wall time from the first frame to the last, and the process's CPU time per frame over that
+/// span. The camera is named by `CAPTUREKIT_BENCH_CAMERA` (`libcamera:…`, `pipewire:…`); the
+/// direct pipeline is the kind's own source element with the format's caps.
+///   in the vivid guest with vimc loaded: CAPTUREKIT_BENCH_CAMERA='libcamera:platform/vimc.0 Sensor B' capture-bench camera
+///   scripts/pipewire-session.sh -- env CAPTUREKIT_BENCH_CAMERA=pipewire:capturekit-test-camera capture-bench camera
+enum CameraBenchmark {
+    static let frames = 120
+
+    /// Counts frames; notes the uptime and process CPU time at the first and the last.
+    final class Counter: VideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+        let count = Atomic<Int>(0)
+        let done = DispatchSemaphore(value: 0)
+        var first: (wall: UInt64, cpu: Double) = (0, 0)
+        var last: (wall: UInt64, cpu: Double) = (0, 0)
+
+        func frame() {
+            let n = count.add(1, ordering: .relaxed).newValue
+            if n == 1 { first = (DispatchTime.now().uptimeNanoseconds, CameraBenchmark.cpuSeconds()) }
+            if n == CameraBenchmark.frames {
+                last = (DispatchTime.now().uptimeNanoseconds, CameraBenchmark.cpuSeconds())
+                done.signal()
+            }
+        }
+
+        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { frame() }
+
+        /// Seconds from the first frame to the last, and CPU milliseconds per frame between them.
+        var figures: (seconds: Double, cpuPerFrameMs: Double) {
+            (Double(last.wall - first.wall) / 1e9, (last.cpu - first.cpu) * 1000 / Double(CameraBenchmark.frames - 1))
+        }
+    }
+
+    /// The process's user and system CPU time, in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    static func ours(_ device: CaptureDevice) throws -> (seconds: Double, cpuPerFrameMs: Double) {
+        let session = CaptureSession()
+        try session.setSessionPreset(.vga640x480)
+        try session.addInput(CaptureDeviceInput(device: device))
+        let output = VideoDataOutput()
+        try output.setVideoSettings(.init(pixelFormat: .i420))
+        output.alwaysDiscardsLateVideoFrames = false
+        let counter = Counter()
+        output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.camera"))
+        try session.addOutput(output)
+        try session.startRunning()
+        counter.done.wait()
+        session.stopRunning()
+        return counter.figures
+    }
+
+    /// The source element alone: `libcamerasrc camera-name=…` or `pipewiresrc target-object=…`,
+    /// a capsfilter with the format's size (libcamera: or its alignment), `videoconvert` to I420
+    /// (what the data output is asked for; the cameras give RGB and YUY2), and an appsink.
+    static func direct(_ device: CaptureDevice) throws -> (seconds: Double, cpuPerFrameMs: Double) {
+        let pipeline = Pipeline(name: "direct-camera")
+        let source: Element
+        let caps: String
+        let id = device.uniqueID.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
+        if device.route == "libcamera" {
+            source = try Element(factory: "libcamerasrc", name: "src")
+            try source.set("camera-name", id)
+            caps = "video/x-raw,width=640,height=480;video/x-raw,width=[624,656],height=[464,496]"
+        } else {
+            source = try Element(factory: "pipewiresrc", name: "src")
+            try source.set("target-object", id)
+            caps = "video/x-raw,width=640,height=480"
+        }
+        let filter = try Element(factory: "capsfilter", name: "caps")
+        try filter.set("caps", caps)
+        let convert = try Element(factory: "videoconvert", name: "convert")
+        let sink = try Element(factory: "appsink", name: "sink")
+        try sink.set("sync", "false")
+        try sink.set("caps", "video/x-raw,format=I420")
+        let chain = [source, filter, convert, sink]
+        for element in chain { pipeline.add(element) }
+        for (upstream, downstream) in zip(chain, chain.dropFirst()) { try upstream.link(to: downstream) }
+        let counter = Counter()
+        AppSink.setHandlers(.init(newSample: { _ in counter.frame() }), on: sink)
+        try pipeline.setState(.playing)
+        counter.done.wait()
+        try pipeline.setState(.null)
+        return counter.figures
+    }
+
+    static func run() async throws -> [String: Double] {
+        guard let reference = ProcessInfo.processInfo.environment["CAPTUREKIT_BENCH_CAMERA"] else {
+            throw BenchFailure(message: "set CAPTUREKIT_BENCH_CAMERA to a libcamera: or pipewire: camera")
+        }
+        let device = try CaptureDevice.find(reference)
+        var oursRuns: [(Double, Double)] = [], directRuns: [(Double, Double)] = []
+        _ = try ours(device)
+        for _ in 0..<5 {
+            oursRuns.append(try ours(device))
+            directRuns.append(try direct(device))
+        }
+        let seconds = Processes.median(oursRuns.map(\.0)), gstSeconds = Processes.median(directRuns.map(\.0))
+        let cpu = Processes.median(oursRuns.map(\.1)), gstCPU = Processes.median(directRuns.map(\.1))
+        return ["ours_s": seconds, "gst_s": gstSeconds, "ratio": seconds / gstSeconds,
+                "ours_cpu_ms_per_frame": cpu, "gst_cpu_ms_per_frame": gstCPU, "cpu_ratio": cpu / gstCPU]
+    }
+}
