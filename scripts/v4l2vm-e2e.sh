@@ -5,7 +5,8 @@
 # As root it builds the guest image first when missing or when scripts/v4l2vm-packages.txt changed
 # (~3 min); otherwise build it once with
 #   sudo V4L2VM_EXTRA_PACKAGES="$(grep -v '^#' scripts/v4l2vm-packages.txt | xargs)" ../shared/v4l2vm/v4l2vm build
-# Inside the guest (V4L2VM=1) it tests vivid through V4L2, then vimc through libcamera.
+# Inside the guest (V4L2VM=1) it tests vivid through V4L2 and through a PipeWire daemon (two
+# recorders at once), then vimc through libcamera.
 set -euo pipefail
 if [ "${V4L2VM:-}" != "1" ]; then
   here=$(cd "$(dirname "$0")" && pwd)
@@ -64,6 +65,43 @@ wait $watcher
 grep -E '^(dis)?connected' "$out/watch.txt"
 grep -q '^disconnected: vivid' "$out/watch.txt" || { echo "no disconnect notification"; exit 1; }
 grep -q '^connected: vivid' "$out/watch.txt" || { echo "no connect notification"; exit 1; }
+echo "== PipeWire: a daemon serves vivid; two capture processes record it at once, through PipeWire"
+cat > "$out/pipewire-pair.sh" <<'PAIR'
+#!/usr/bin/env bash
+set -euo pipefail
+capture=$1 out=$2
+node=""
+for _ in $(seq 1 40); do   # WirePlumber takes a few seconds to make vivid's node
+  $capture devices --json 2>/dev/null | perl -MJSON::PP -e 'print "$_->{uniqueID}\t$_->{route}\n" for @{decode_json(join "", <STDIN>)->{devices}}' > "$out/pw-devices.txt"
+  node=$(grep -E '^pipewire:v4l2_input[^	]*	pipewire$' "$out/pw-devices.txt" | cut -f1 | head -1)
+  [ -n "$node" ] && break
+  sleep 0.5
+done
+cat "$out/pw-devices.txt"
+[ -n "$node" ] || { echo "vivid not listed through PipeWire"; exit 1; }
+if grep -q '^/dev/video0	' "$out/pw-devices.txt"; then echo "vivid listed twice"; exit 1; fi
+$capture record -d "$node" --preset vga640x480 --duration 3 -o "$out/pw-a.mp4" > "$out/pw-a.txt" 2>&1 &
+a=$!
+$capture record -d "$node" --preset vga640x480 --duration 3 -o "$out/pw-b.mp4" > "$out/pw-b.txt" 2>&1 &
+b=$!
+status=0
+wait $a || status=$?
+wait $b || status=$?
+cat "$out/pw-a.txt" "$out/pw-b.txt"
+[ "$status" = 0 ] || { echo "a recorder failed ($status)"; exit 1; }
+for f in pw-a pw-b; do
+  gst-discoverer-1.0 "$out/$f.mp4" > "$out/$f.info"
+  grep -E 'Duration|H.264|Width' "$out/$f.info"
+  grep -q 'H.264' "$out/$f.info" && grep -q 'Width: 640' "$out/$f.info" || { echo "$f.mp4 is not a 640x480 H.264 movie"; exit 1; }
+  grep -q 'Duration: 0:00:0[23]' "$out/$f.info" || { echo "$f.mp4 is not 2-3 s long"; exit 1; }
+  if grep -qi 'interrupt' "$out/$f.txt"; then echo "$f was interrupted"; exit 1; fi
+  if grep -q 'CRITICAL' "$out/$f.txt"; then echo "$f logged criticals"; exit 1; fi
+done
+echo "both recordings whole, neither interrupted"
+PAIR
+chmod +x "$out/pipewire-pair.sh"
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd   # the guest's minimal /dev has none; the session script's redirections need it
+scripts/pipewire-session.sh -- "$out/pipewire-pair.sh" "$capture" "$out"
 echo "== libcamera: vimc's Sensor B through libcamerasrc (vimc built for this kernel by scripts/vimc-module.sh)"
 scripts/vimc-module.sh load
 cam='libcamera:platform/vimc.0 Sensor B'

@@ -25,17 +25,25 @@ gboolean ck_is_bin(gpointer element) {
     return GST_IS_BIN(element);
 }
 
+/* The criticals device plugins log for devices they cannot describe (see ck_gst.h). */
+static int ck_is_provider_critical(const gchar *message) {
+    if (!message) return 0;
+    /* GStreamer 1.22's v4l2 provider, on each V4L2 sub-device: it posts the error on itself. */
+    if (strstr(message, "gst_element_message_full_with_details") && strstr(message, "GST_IS_ELEMENT (element)")) return 1;
+    /* PipeWire 0.3's provider, on each format of a node GStreamer has no name for. */
+    if (strstr(message, "gst_video_format_to_string") && strstr(message, "GST_VIDEO_FORMAT_UNKNOWN")) return 1;
+    return 0;
+}
+
 static void ck_drop_provider_critical(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void)data;
-    if (message && strstr(message, "gst_element_message_full_with_details") && strstr(message, "GST_IS_ELEMENT (element)")) return;
+    if (ck_is_provider_critical(message)) return;
     g_log_default_handler(domain, level, message, NULL);
 }
 
-GList *ck_device_monitor_get_devices_quietly(GstDeviceMonitor *monitor) {
-    guint handler = g_log_set_handler("GStreamer", G_LOG_LEVEL_CRITICAL, ck_drop_provider_critical, NULL);
-    GList *devices = gst_device_monitor_get_devices(monitor);
-    g_log_remove_handler("GStreamer", handler);
-    return devices;
+void ck_filter_provider_criticals(void) {
+    g_log_set_handler("GStreamer", G_LOG_LEVEL_CRITICAL, ck_drop_provider_critical, NULL);
+    g_log_set_handler("GStreamer-Video", G_LOG_LEVEL_CRITICAL, ck_drop_provider_critical, NULL);
 }
 
 static GstPadProbeReturn ck_copy_buffer(GstPad *pad, GstPadProbeInfo *info, gpointer data) {

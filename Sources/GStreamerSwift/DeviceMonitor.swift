@@ -94,10 +94,9 @@ public final class DeviceMonitor: Sendable {
         gst_object_unref(UnsafeMutableRawPointer(pointer.raw))
     }
 
-    /// The devices present now (probes once). GStreamer 1.22's v4l2 provider logs a critical
-    /// per V4L2 sub-device it probes (its own bug, harmless); those few are not printed.
+    /// The devices present now (probes once).
     public func devices() -> [MonitoredDevice] {
-        guard let list = ck_device_monitor_get_devices_quietly(pointer.raw) else { return [] }
+        guard let list = gst_device_monitor_get_devices(pointer.raw) else { return [] }
         defer { g_list_free_full(list) { gst_object_unref($0) } }
         var result: [MonitoredDevice] = []
         var node: UnsafeMutablePointer<GList>? = list

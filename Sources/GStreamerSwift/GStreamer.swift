@@ -6,6 +6,8 @@ import Dispatch
 public enum GStreamer {
     private static let initialized: Bool = {
         gst_init(nil, nil)
+        // Two criticals device plugins log for devices they cannot describe (ck_gst.h).
+        ck_filter_provider_criticals()
         return true
     }()
 

@@ -17,11 +17,15 @@ gboolean ck_is_bin(gpointer element);
 /// GST_IS_TAG_SETTER.
 gboolean ck_is_tag_setter(gpointer element);
 
-/// gst_device_monitor_get_devices, without the critical GStreamer 1.22's v4l2 provider logs for
-/// each V4L2 sub-device it probes (it posts the node's error on itself, which is not an element:
-/// "gst_element_message_full_with_details: assertion 'GST_IS_ELEMENT (element)' failed", 8 lines
-/// on vimc, as many on a Raspberry Pi's unicam). Every other message passes to GLib's handler.
-GList *ck_device_monitor_get_devices_quietly(GstDeviceMonitor *monitor);
+/// Drops two criticals that device plugins log, harmlessly, for devices they cannot describe, and
+/// passes every other message of those domains to GLib's handler: GStreamer 1.22's v4l2 provider,
+/// for each V4L2 sub-device it probes (it posts the node's error on itself, which is not an
+/// element: "gst_element_message_full_with_details: assertion 'GST_IS_ELEMENT (element)' failed",
+/// 8 lines per command on vimc, as many on a Raspberry Pi's unicam), and PipeWire 0.3's provider
+/// and source, for each node format GStreamer has no name for ("gst_video_format_to_string:
+/// assertion 'format != GST_VIDEO_FORMAT_UNKNOWN' failed", 336 lines per recording of vivid).
+/// Installed once, at initialisation; an app's own handler set later for those domains wins.
+void ck_filter_provider_criticals(void);
 
 /// A buffer probe on `pad` that sends a deep copy of each buffer on and releases the original at
 /// once, so the element upstream gets its buffer back before anything downstream holds it.
