@@ -24,8 +24,7 @@ extension SessionRuntime {
             if let stageTee {
                 // Encoding yields to capture: an encoder's worker threads run at a lower priority,
                 // so a saturated encoder drops frames at its leaky queue rather than starve the
-                // source's thread (libcamera's element before 0.6 crashes when its thread is held
-                // up between queueing a request and recording it).
+                // sources' threads.
                 try bin.element(named: "\(plan.key)_queue").staticPad("src")
                     .lowerEncoderWorkerPriority(until: stageTee.staticPad("sink"), toNice: EncodedStage.niceness)
             }

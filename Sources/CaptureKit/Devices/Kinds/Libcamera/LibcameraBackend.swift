@@ -33,11 +33,12 @@ struct LibcameraBackend: DeviceBackend {
 
     /// libcamera's element before 0.6 (Debian 12 has 0.0.3, Debian 13 0.4) has two faults that
     /// buffers held downstream expose: a request that completes before the element has recorded
-    /// it crashes the element, which happens when every buffer but one is held (an encoder under
-    /// load; libcamera issues 238 and 306, fixed in 0.6), and a buffer released after the
-    /// element closes crashes in the freed camera manager (a `SampleBuffer` kept past
-    /// `stopRunning()`; libcamera bug 211, fixed in 0.3). Frames from those versions are
-    /// therefore copied out at the source, which returns every buffer to libcamera at once.
+    /// it crashes the element, which happens once its last queued request is the only one in
+    /// flight (libcamera issues 238 and 306, fixed in 0.6; the queue after the source keeps its
+    /// thread ahead), and a buffer released after the element closes crashes in the freed camera
+    /// manager (a `SampleBuffer` kept past `stopRunning()`; libcamera bug 211, fixed in 0.3).
+    /// Frames from those versions are therefore copied out at the source, which returns every
+    /// buffer to libcamera at once.
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
         let source = try bin.element(named: "\(prefix)_src")
         let version = source.pluginVersion
