@@ -10,7 +10,7 @@ struct V4L2BracketTests {
     /// Runs `override` on `device` while frames 30, 31, … are metered at `lumas`; returns the
     /// time of the frame the bracket image waited for.
     static func apply(_ override: ExposureOverride?, on device: CaptureDevice, lumas: [Double]) async throws -> CaptureTime {
-        let waiting = Task { await device.applyV4L2BracketOverride(override) }
+        let waiting = Task { await device.applyMeteredBracketOverride(override) }
         var polls = 0
         while device.readState({ $0.pendingControlChanges.isEmpty }) {
             polls += 1

@@ -12,7 +12,7 @@ struct V4L2CompletionTimeTests {
     final class WrittenAt: RunningSourceControl {
         let time: CaptureTime
         init(_ seconds: Double) { time = CaptureTime(seconds: seconds, preferredTimescale: 1_000_000) }
-        func writeV4L2Controls(_ controls: String) throws(CaptureError) -> CaptureTime? { time }
+        func writeControls(_ controls: [(name: String, value: String)]) throws(CaptureError) -> CaptureTime? { time }
         func setCrop(_ crop: DigitalZoom.Crop) throws(CaptureError) {}
     }
 

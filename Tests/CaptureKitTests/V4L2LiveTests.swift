@@ -17,7 +17,7 @@ struct V4L2LiveTests {
 
     @Test("the control report lists the driver's controls by ioctl, with ranges and menus")
     func controlReport() throws {
-        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
         let report = try device.controlReport()
         let controls = try #require(report.v4l2Controls)
         let brightness = try #require(controls.first { $0.name == "brightness" })
@@ -28,7 +28,7 @@ struct V4L2LiveTests {
 
     @Test("a still from the driver carries its exposure read from the controls, in EXIF and as typed values")
     func stillMetadata() async throws {
-        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
         let still = StillImageOutput()
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [still])
         try await test.session.startRunning()
@@ -48,7 +48,7 @@ struct V4L2LiveTests {
 
     @Test("brightness set on the running pipeline shows in the pixels")
     func brightnessWhileRunning() async throws {
-        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
         let output = VideoDataOutput()
         try output.setVideoSettings(.init(pixelFormat: .gray8))
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [output])
@@ -76,7 +76,7 @@ struct V4L2LiveTests {
 
     @Test("unplugging the camera while running (vivid's disconnect control) interrupts the session: device not available")
     func disconnectWhileRunning() async throws {
-        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
         let output = VideoDataOutput()
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [output])
         let reasons = AsyncStream<InterruptionReason>.makeStream()
@@ -100,7 +100,7 @@ struct V4L2LiveTests {
 
     @Test("vivid has a gain and no auto exposure: CaptureKit's exposure loop drives the gain from the frames")
     func softwareExposureLoop() async throws {
-        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
         #expect(device.runsExposureLoop && device.isExposureModeSupported(.continuousAutoExposure))
         let output = VideoDataOutput()
         try output.setVideoSettings(.init(pixelFormat: .gray8))
@@ -114,7 +114,7 @@ struct V4L2LiveTests {
         // The loop starts from vivid's gain (94 of 255: ISO 653) and, vivid's picture metering
         // under middle gray, takes it up to the unboosted ISO 800 over the first frames.
         let discovered = try #require(device.v4l2Mapping?[.iso].uses.first { $0.setting == nil }?.control.value)
-        let gainBefore = device.readState { $0.v4l2Controls["gain"] } ?? discovered
+        let gainBefore = device.readState { $0.sourceControls["gain"].flatMap { Int64($0) } } ?? discovered
         try device.lockForConfiguration()
         defer {
             try? device.setExposureTargetBias(0)
@@ -124,9 +124,9 @@ struct V4L2LiveTests {
         var after = before
         for _ in 0..<60 {
             after = try Self.meanLuma(try #require(await iterator.next()))
-            if !device.isAdjustingExposure && device.readState({ $0.v4l2Controls["gain"] }) != gainBefore { break }
+            if !device.isAdjustingExposure && device.readState({ $0.sourceControls["gain"].flatMap { Int64($0) } }) != gainBefore { break }
         }
-        let gainAfter = device.readState { $0.v4l2Controls["gain"] }
+        let gainAfter = device.readState { $0.sourceControls["gain"].flatMap { Int64($0) } }
         print("software AE on vivid: mean luma \(before) -> \(after), gain \(gainBefore) -> \(gainAfter.map(String.init) ?? "-"), offset \(device.exposureTargetOffset)")
         // vivid's picture does not follow its gain (measured: mean luma 86.7 -> 86.7 while the
         // loop took the gain from 28 to its maximum), so the loop can only be seen driving the
@@ -138,7 +138,7 @@ struct V4L2LiveTests {
 
     @Test("vivid has no zoom_absolute: digital zoom crops in the running pipeline")
     func pipelineZoom() async throws {
-        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
         #expect(device.zoomsInPipeline)
         let output = VideoDataOutput()
         try output.setVideoSettings(.init(pixelFormat: .gray8))
@@ -171,7 +171,7 @@ struct V4L2LiveTests {
 
     @Test("vivid: both frame durations at 1/15 s slow the driver to 15 fps, changed live between frames (seed 000)")
     func frameDurationsOnVivid() async throws {
-        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
         var live = try await LiveFrames(device: device, preset: .vga640x480)
         defer { live.stop() }
         try #require(device.activeFormat.supportsFrameRate(15), "\(device.activeFormat)")
@@ -198,8 +198,8 @@ struct V4L2LiveTests {
 
     @Test("vivid (a gain, no exposure time): a bracket takes one still per ISO through the gain control, each once a frame carries it, and the flash stays off")
     func bracketOnVivid() async throws {
-        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend.devicePath != nil })
-        #expect(!device.isExposureModeSupported(.custom) && device.v4l2Provides(.iso), "vivid has a gain and no exposure time")
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
+        #expect(!device.isExposureModeSupported(.custom) && device.capabilities.byDevice(.iso), "vivid has a gain and no exposure time")
         let still = StillImageOutput()
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [still])
         try await test.session.startRunning()

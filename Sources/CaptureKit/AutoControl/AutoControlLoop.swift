@@ -19,7 +19,10 @@ final class AutoControlLoop: Sendable {
     let targetLuma: Double
     private let device: CaptureDevice
     private let meter: FrameMeter
-    private let isVirtual: Bool
+    /// The sensor paints each change into its next frame (the virtual camera): the loop
+    /// changes the device's state and decides HDR and low-light boost itself; otherwise it
+    /// writes its steps through the device's controller and completes changes by metering.
+    private let paints: Bool
     /// What CaptureKit drives on this device (fixed by its controls): read once, not per frame.
     private let runsExposure: Bool, runsWhiteBalance: Bool
     private let searchesFocus: (autoFocus: Bool, continuous: Bool)
@@ -52,8 +55,8 @@ final class AutoControlLoop: Sendable {
         self.device = device
         self.meter = meter
         self.targetLuma = targetLuma
-        isVirtual = device.backend.simulatesSensor
-        settleFrames = isVirtual ? 1 : 3
+        paints = !device.completesByMetering
+        settleFrames = paints ? 1 : 3
         runsExposure = device.runsExposureLoop
         runsWhiteBalance = device.runsWhiteBalanceLoop
         searchesFocus = (device.searchesFocus(for: .autoFocus), device.searchesFocus(for: .continuousAutoFocus))
@@ -87,7 +90,7 @@ final class AutoControlLoop: Sendable {
             stepFocus(stats, settings, &loop, &update)
         }
         apply(update, settings)
-        if !isVirtual, let time {
+        if !paints, let time {
             device.sensorApplied(generation: settings.generation, at: time)
             device.frameMetered(meanLuma: stats.meanLuma, at: time)
         }
@@ -133,7 +136,7 @@ final class AutoControlLoop: Sendable {
             update.torchLevel = 0
         }
         // Automatic HDR (virtual camera) ends once the exposure is a stop above its shortest.
-        if isVirtual && settings.hdrAutomatic && settings.hdrEnabled
+        if paints && settings.hdrAutomatic && settings.hdrEnabled
             && settings.duration.seconds * Double(settings.iso) > 2 * limits.duration.lowerBound * limits.iso.lowerBound {
             update.hdr = false
         }
@@ -154,14 +157,14 @@ final class AutoControlLoop: Sendable {
             // At a limit: nothing left to move. Automatic HDR (virtual camera) turns on when the
             // scene is too bright for the shortest exposure.
             if settings.isAdjustingExposure { update.isAdjustingExposure = false }
-            if isVirtual && settings.hdrAutomatic && !settings.hdrEnabled && offset > 2 * AutoExposure.tolerance { update.hdr = true }
+            if paints && settings.hdrAutomatic && !settings.hdrEnabled && offset > 2 * AutoExposure.tolerance { update.hdr = true }
             // Auto torch: lit when the longest exposure is still over 1 EV short.
             if settings.torchMode == .auto && settings.torchLevel == 0 && offset < -1 { update.torchLevel = CaptureDevice.maxAvailableTorchLevel }
             return
         }
         update.exposure = (duration, next.iso)
         update.isAdjustingExposure = true
-        if isVirtual { update.lowLightBoost = next.iso > LowLightState.unboostedMaxISO }
+        if paints { update.lowLightBoost = next.iso > LowLightState.unboostedMaxISO }
         loop.exposureSettle = settleFrames - 1
     }
 
@@ -253,7 +256,7 @@ final class AutoControlLoop: Sendable {
 
     private func apply(_ update: LoopUpdate, _ settings: LoopSettings) {
         guard update.changesState else { return }
-        let virtual = isVirtual
+        let paints = self.paints
         let pace = device.withState { state in
             let pace = state.pacedFrameRate
             if let offset = update.targetOffset { state.exposure.targetOffset = offset }
@@ -290,17 +293,17 @@ final class AutoControlLoop: Sendable {
                 state.torch.level = level
                 changed = true
             }
-            if changed && virtual { state.sensor.changed(notifying: nil) }
+            if changed && paints { state.sensor.changed(notifying: nil) }
             return pace
         }
         if update.exposure != nil { device.paceChanged(from: pace) }
-        guard !virtual, update.exposure != nil || update.gains != nil || update.lensPosition != nil || update.torchLevel != nil else { return }
+        guard !paints, update.exposure != nil || update.gains != nil || update.lensPosition != nil || update.torchLevel != nil else { return }
         let device = device
         CaptureDevice.loopWrites.async {
-            if let exposure = update.exposure { _ = try? device.writeV4L2Exposure(duration: exposure.duration, iso: exposure.iso) }
-            if let gains = update.gains { _ = try? device.writeV4L2Gains(gains) }
-            if let lens = update.lensPosition { _ = try? device.writeV4L2Lens(lens) }
-            if let level = update.torchLevel { try? device.writeV4L2Torch(level: level) }
+            if let exposure = update.exposure { _ = try? device.applyControl(.exposure(duration: exposure.duration, iso: exposure.iso)) }
+            if let gains = update.gains { _ = try? device.applyControl(.whiteBalanceGains(gains)) }
+            if let lens = update.lensPosition { _ = try? device.applyControl(.lensPosition(lens)) }
+            if let level = update.torchLevel { _ = try? device.applyControl(.torch(level: level)) }
         }
     }
 }

@@ -42,13 +42,7 @@ extension CaptureDevice {
                                            supported: isExposurePointOfInterestSupported),
             v4l2Controls: nil
         )
-        if let path = backend.devicePath {
-            let table: V4L2ControlTable
-            do {
-                table = try V4L2ControlTable.query(deviceAt: path)
-            } catch {
-                throw .accessDenied(device: path, reason: error.description)
-            }
+        if let table = try backend.rawControlTable() {
             report.v4l2Controls = table.controls.map(ControlReport.V4L2Control.init)
         }
         return report

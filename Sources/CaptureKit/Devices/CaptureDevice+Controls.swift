@@ -18,13 +18,7 @@ extension CaptureDevice {
     /// read by ioctl. Microphones have none of these: they throw `mediaTypeNotSupported`.
     public func controls() throws(CaptureError) -> [ControlDescription] {
         guard backend.mediaType == .video else { throw .mediaTypeNotSupported(device: uniqueID, mediaType: .video) }
-        if let path = backend.devicePath {
-            let table: V4L2ControlTable
-            do {
-                table = try V4L2ControlTable.query(deviceAt: path)
-            } catch {
-                throw .accessDenied(device: path, reason: error.description)
-            }
+        if let table = try backend.rawControlTable() {
             let mapping = V4L2ControlMapping(table)
             let capabilities = V4L2ControlMapping.Capability.allCases.map { capability -> ControlDescription in
                 let support = mapping[capability]

@@ -84,13 +84,7 @@ extension CaptureDevice {
             try setExposureModeCustom(duration: Self.currentExposureDuration, iso: Self.currentISO)
             return
         }
-        if v4l2Mapping != nil {
-            // auto_exposure=3 (aperture priority) or 1 (manual, holding the current values); the
-            // loop's cameras stay manual (their automatic gain off).
-            if runsExposureLoop { try writeV4L2(v4l2Provides(.exposureCustom) ? .exposureCustom : .iso) } else {
-                try writeV4L2(mode == .continuousAutoExposure ? .exposureContinuous : .exposureLocked)
-            }
-        }
+        try applyControl(.exposureMode(mode))
         withState { state in
             state.exposure.mode = mode
             if mode == .locked { state.exposure.isAdjusting = false }
@@ -121,7 +115,7 @@ extension CaptureDevice {
     public var maxExposureTargetBias: Float { exposureTargetBiasRange.upperBound }
 
     private var exposureTargetBiasRange: ClosedRange<Float> {
-        if let range = v4l2Mapping?.exposureTargetBiasRange { return range }
+        if let range = capabilities.exposureTargetBiasRange { return range }
         return runsExposureLoop ? -8...8 : 0...0
     }
 
@@ -144,15 +138,14 @@ extension CaptureDevice {
         guard (minExposureTargetBias...maxExposureTargetBias).contains(bias) else {
             throw .outOfRange(name: "exposure target bias", value: Double(bias), range: Double(minExposureTargetBias)...Double(maxExposureTargetBias))
         }
-        let viaControls = v4l2Provides(.exposureTargetBias)
+        let viaControls = completesByMetering && capabilities.byDevice(.exposureTargetBias)
         let before = withState { state in
             defer { state.exposure.bias = bias }
             state.sensor.changed(notifying: viaControls ? nil : completionHandler)
             return state.exposure.bias
         }
         guard viaControls else { return }
-        // auto_exposure_bias counts 0.001 EV.
-        let time = try writeV4L2(.exposureTargetBias) { use in V4L2ControlMapping.snap(Double(bias) * 1000, to: use.control) }
+        let time = try applyControl(.exposureTargetBias(bias))
         complete(completionHandler, writtenAt: time, lightRatio: pow(2, Double(bias - before)))
     }
 
@@ -179,7 +172,7 @@ extension CaptureDevice {
         try requireConfigurationLock()
         guard isExposureModeSupported(.custom) else { throw .unsupported(feature: "custom exposure", device: uniqueID) }
         try validateExposure(duration: duration, iso: iso)
-        let viaControls = v4l2Mapping != nil
+        let viaControls = completesByMetering
         let pace = pacedFrameRate
         defer { paceChanged(from: pace) }
         let (oldDuration, oldISO) = readState { ($0.exposure.duration, $0.exposure.iso) }
@@ -192,7 +185,7 @@ extension CaptureDevice {
         }
         guard viaControls else { return }
         let ratio = newDuration.seconds * Double(newISO) / (oldDuration.seconds * Double(oldISO))
-        complete(completionHandler, writtenAt: try writeV4L2Exposure(duration: newDuration, iso: newISO), lightRatio: ratio.isFinite && ratio > 0 ? ratio : nil)
+        complete(completionHandler, writtenAt: try applyControl(.exposure(duration: newDuration, iso: newISO)), lightRatio: ratio.isFinite && ratio > 0 ? ratio : nil)
     }
 }
 
@@ -273,11 +266,11 @@ extension CaptureDevice {
 }
 
 extension CaptureDevice {
-    /// Sets (or clears) a bracket override and waits for the first frame exposed with it (V4L2:
-    /// `applyV4L2BracketOverride`).
+    /// Sets (or clears) a bracket override and waits for the first frame exposed with it (a
+    /// camera's controls: `applyMeteredBracketOverride`).
     func applyBracketOverride(_ override: ExposureOverride?) async {
-        guard backend.simulatesSensor else {
-            await applyV4L2BracketOverride(override)
+        guard !completesByMetering else {
+            await applyMeteredBracketOverride(override)
             return
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

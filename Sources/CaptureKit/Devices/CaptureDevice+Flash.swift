@@ -47,8 +47,8 @@ extension CaptureDevice {
     /// virtual camera's sensor adds the flash's light from that frame on; a V4L2 camera strobes
     /// (best effort: the next frame).
     func setFlashFiring(_ firing: Bool) async {
-        if v4l2Mapping != nil {
-            if firing { _ = try? writeV4L2(.flash) }
+        if completesByMetering {
+            if firing { _ = try? applyControl(.flash) }
             withState { $0.flash.isFiring = firing }
             return
         }

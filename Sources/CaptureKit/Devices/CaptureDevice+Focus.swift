@@ -95,8 +95,9 @@ extension CaptureDevice {
         withState { $0.focus.pointOfInterest = point }
     }
 
-    /// Whether lens moves can be smoothed: where CaptureKit drives the lens.
-    public var isSmoothAutoFocusSupported: Bool { isFocusPointOfInterestSupported }
+    /// Whether lens moves can be smoothed: where CaptureKit drives the lens, or the device's own
+    /// autofocus has a slower speed.
+    public var isSmoothAutoFocusSupported: Bool { isFocusPointOfInterestSupported || capabilities.byDevice(.smoothAutoFocus) }
 
     /// Whether autofocus searches with smaller, slower lens moves (less visible in video).
     public var isSmoothAutoFocusEnabled: Bool {
@@ -109,12 +110,13 @@ extension CaptureDevice {
         try requireConfigurationLock()
         guard isSmoothAutoFocusSupported else { throw .unsupported(feature: "smooth autofocus", device: uniqueID) }
         withState { $0.focus.isSmooth = enabled }
+        try applyControl(.smoothAutoFocus(enabled))
     }
 
     /// Whether autofocus can be restricted to near or far subjects: CaptureKit's search, or a
     /// V4L2 camera's auto_focus_range.
     public var isAutoFocusRangeRestrictionSupported: Bool {
-        isFocusPointOfInterestSupported || v4l2Provides(.autoFocusRangeRestriction)
+        isFocusPointOfInterestSupported || capabilities.byDevice(.autoFocusRangeRestriction)
     }
 
     /// Where autofocus searches.
@@ -128,9 +130,7 @@ extension CaptureDevice {
     public func setAutoFocusRangeRestriction(_ restriction: AutoFocusRangeRestriction) throws(CaptureError) {
         try requireConfigurationLock()
         guard isAutoFocusRangeRestrictionSupported else { throw .unsupported(feature: "autofocus range restriction", device: uniqueID) }
-        if v4l2Provides(.autoFocusRangeRestriction) {
-            try writeV4L2(.autoFocusRangeRestriction) { _ in [0, 2, 3][restriction.rawValue] }
-        }
+        try applyControl(.autoFocusRangeRestriction(restriction))
         withState { $0.focus.rangeRestriction = restriction }
     }
 
@@ -140,22 +140,14 @@ extension CaptureDevice {
     public func setFocusMode(_ mode: FocusMode) throws(CaptureError) {
         try requireConfigurationLock()
         guard isFocusModeSupported(mode) else { throw .unsupported(feature: "focus mode \(mode)", device: uniqueID) }
-        if v4l2Mapping != nil && !searchesFocus(for: mode) {
-            switch mode {
-            case .continuousAutoFocus: try writeV4L2(.focusContinuous)
-            case .autoFocus: try writeV4L2(.focusAutoOnce)
-            case .locked: try writeV4L2(.focusLocked)
-            }
-        } else if v4l2Mapping != nil && mode != .locked {
-            try writeV4L2(.focusLocked)
-        }
+        try applyControl(.focusMode(mode))
         withState { state in
             state.focus.mode = mode
             guard searchesFocus(for: mode) else { return }
             state.focus.requestSearch()
             // A running source's loop starts the search on its next frame; say so at once, as
             // AVFoundation does, so that an observer never reads the old `false` first.
-            if state.runningSource != nil && backend.runsAutoControl { state.focus.isAdjusting = true }
+            if state.runningSource != nil && capabilities.metersFrames { state.focus.isAdjusting = true }
         }
     }
 
@@ -170,7 +162,7 @@ extension CaptureDevice {
         guard lensPosition == Self.currentLensPosition || (0...1).contains(lensPosition) else {
             throw .outOfRange(name: "lens position", value: Double(lensPosition), range: 0...1)
         }
-        let viaControls = v4l2Mapping != nil
+        let viaControls = completesByMetering
         let position = withState { state in
             state.focus.mode = .locked
             state.focus.isAdjusting = false
@@ -179,9 +171,8 @@ extension CaptureDevice {
             return state.focus.lensPosition
         }
         guard viaControls else { return }
-        // focus_automatic_continuous=0, then focus_absolute for the position (larger is nearer).
-        try writeV4L2(.focusLocked)
-        complete(completionHandler, writtenAt: try writeV4L2Lens(position))
+        try applyControl(.focusMode(.locked))
+        complete(completionHandler, writtenAt: try applyControl(.lensPosition(position)))
     }
 
     /// Throws `outOfRange` for a point outside {0,0} … {1,1}.

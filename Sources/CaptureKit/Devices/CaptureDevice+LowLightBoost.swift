@@ -22,14 +22,13 @@ extension CaptureDevice {
     public func setAutomaticallyEnablesLowLightBoostWhenAvailable(_ allowed: Bool) throws(CaptureError) {
         try requireConfigurationLock()
         guard isLowLightBoostSupported else { throw .unsupported(feature: "low-light boost", device: uniqueID) }
-        // exposure_dynamic_framerate=1 (or backlight_compensation at its maximum), else the
-        // controls' defaults.
-        if v4l2Mapping != nil {
-            if allowed { try writeV4L2(.lowLightBoost) } else { try writeV4L2(resetting: .lowLightBoost) { $0.control.defaultValue } }
-        }
+        try applyControl(.lowLightBoost(allowed: allowed))
+        // A sensor that paints is boosted by the exposure loop when it needs to be; a camera
+        // boosts by itself whenever allowed.
+        let decidesItself = completesByMetering
         withState { state in
             state.lowLight.isAllowed = allowed
-            if !backend.simulatesSensor || !allowed { state.lowLight.isEnabled = allowed && !backend.simulatesSensor }
+            if decidesItself || !allowed { state.lowLight.isEnabled = allowed && decidesItself }
         }
     }
 }

@@ -8,18 +8,11 @@ extension CaptureDevice {
     /// driver applies it to a frame of its choosing.
     public func setV4L2Control(_ name: String, to value: Int64) throws(CaptureError) {
         try requireConfigurationLock()
-        guard backend.devicePath != nil else { throw .unsupported(feature: "V4L2 control '\(name)'", device: uniqueID) }
+        guard backend.hasRawControls else { throw .unsupported(feature: "V4L2 control '\(name)'", device: uniqueID) }
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
             throw .invalidSetting(name: "V4L2 control name", value: name, valid: "a name as v4l2-ctl -L prints it, e.g. brightness")
         }
-        try writeV4L2Controls([(name, value)])
-    }
-
-    /// The V4L2 controls set with `setV4L2Control`, as v4l2src's `extra-controls` value.
-    var extraControls: String? {
-        let controls = readState { $0.v4l2Controls }
-        guard !controls.isEmpty else { return nil }
-        return "c," + controls.keys.sorted().map { "\($0)=\(controls[$0]!)" }.joined(separator: ",")
+        try writeSourceControls([(name, String(value))])
     }
 
     /// Registers the running source that control changes go to (nil when the session stops

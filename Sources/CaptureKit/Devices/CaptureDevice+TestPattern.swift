@@ -12,6 +12,7 @@ extension CaptureDevice {
         return CaptureDevice(uniqueID: "test-pattern:\(pattern)", modelID: "videotestsrc", localizedName: "Test Pattern",
                              manufacturer: "GStreamer", position: .unspecified, formats: [format], activeFormat: format,
                              backend: TestPatternBackend(pattern: pattern, isLive: isLive, frameCount: frameCount, capabilities: DeviceCapabilities(
-                                provisions: [.exposureContinuous: .device, .zoom: videoMaxZoomFactor > 1 ? .software(.digitalZoom) : .unsupported])))
+                                provisions: [.exposureContinuous: .device, .zoom: videoMaxZoomFactor > 1 ? .software(.digitalZoom) : .unsupported],
+                                metersFrames: false)))
     }
 }

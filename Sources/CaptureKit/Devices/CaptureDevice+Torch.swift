@@ -53,21 +53,7 @@ extension CaptureDevice {
             state.torch = TorchState(mode: mode, level: 0)
             state.sensor.changed(notifying: nil)
         }
-        try writeV4L2Torch(level: 0)
-    }
-
-    /// Lights a V4L2 torch at `level` (led_mode=2 "Torch", intensity_torch_mode scaled over its
-    /// range) or puts it out (led_mode=0 "None", the intensity at its minimum).
-    func writeV4L2Torch(level: Float) throws(CaptureError) {
-        guard v4l2Mapping != nil else { return }
-        func intensity(_ use: V4L2ControlMapping.ControlUse) -> Int64 {
-            V4L2ControlMapping.snap(Double(use.control.minimum) + Double(level) * Double(use.control.maximum - use.control.minimum), to: use.control)
-        }
-        if level > 0 {
-            try writeV4L2(.torch, value: intensity)
-        } else {
-            try writeV4L2(resetting: .torch) { $0.setting != nil ? 0 : $0.control.minimum }
-        }
+        try applyControl(.torch(level: 0))
     }
 
     /// Lights the torch at `level` (0 < level ≤ 1); needs the configuration lock. The virtual
@@ -83,7 +69,7 @@ extension CaptureDevice {
             state.torch = TorchState(mode: .on, level: level)
             state.sensor.changed(notifying: nil)
         }
-        try writeV4L2Torch(level: level)
+        try applyControl(.torch(level: level))
     }
 }
 

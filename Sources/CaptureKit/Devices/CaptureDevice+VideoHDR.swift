@@ -31,9 +31,7 @@ extension CaptureDevice {
             throw .invalidSetting(name: "videoHDREnabled", value: "\(enabled)",
                                   valid: "any value once automaticallyAdjustsVideoHDREnabled is false")
         }
-        if v4l2Mapping != nil {
-            if enabled { try writeV4L2(.videoHDR) } else { try writeV4L2(resetting: .videoHDR) { _ in 0 } }
-        }
+        try applyControl(.videoHDR(enabled))
         setHDR(enabled)
     }
 

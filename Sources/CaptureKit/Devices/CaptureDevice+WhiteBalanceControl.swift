@@ -67,10 +67,7 @@ extension CaptureDevice {
     public func setWhiteBalanceMode(_ mode: WhiteBalanceMode) throws(CaptureError) {
         try requireConfigurationLock()
         guard isWhiteBalanceModeSupported(mode) else { throw .unsupported(feature: "white balance mode \(mode)", device: uniqueID) }
-        // The loop's cameras have no white_balance_automatic to write.
-        if v4l2Mapping != nil && !runsWhiteBalanceLoop {
-            try writeV4L2(mode == .continuousAutoWhiteBalance ? .whiteBalanceContinuous : .whiteBalanceLocked)
-        }
+        try applyControl(.whiteBalanceMode(mode))
         withState { state in
             state.whiteBalance.mode = mode
             if mode == .locked { state.whiteBalance.isAdjusting = false }
@@ -98,7 +95,7 @@ extension CaptureDevice {
             let normalised = WhiteBalanceGains(redGain: gains.redGain / smallest, greenGain: gains.greenGain / smallest, blueGain: gains.blueGain / smallest)
             applied = normalised
         }
-        let viaControls = v4l2Mapping != nil
+        let viaControls = completesByMetering
         let gainsNow = withState { state in
             state.whiteBalance.mode = .locked
             if let applied { state.whiteBalance.gains = applied }
@@ -106,7 +103,7 @@ extension CaptureDevice {
             return state.whiteBalance.gains
         }
         guard viaControls else { return }
-        complete(completionHandler, writtenAt: try writeV4L2Gains(gainsNow))
+        complete(completionHandler, writtenAt: try applyControl(.whiteBalanceGains(gainsNow)))
     }
 
     /// The gains that neutralise light of this chromaticity (AVCaptureDevice's conversion).

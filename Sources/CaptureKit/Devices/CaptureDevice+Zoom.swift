@@ -34,21 +34,14 @@ extension CaptureDevice {
             guard let running = readState({ $0.runningSource }) else { return }
             let format = activeFormat
             try running.setCrop(DigitalZoom.crop(width: format.width, height: format.height, factor: factor))
-        } else if v4l2Provides(.zoom) {
-            try writeV4L2(.zoom) { use in
-                V4L2ControlMapping.snap(use.control.minimum > 0 ? factor * Double(use.control.minimum) : Double(use.control.minimum) + (factor - 1) * 100,
-                                        to: use.control)
-            }
+        } else {
+            try applyControl(.zoom(factor))
         }
     }
 
-    /// The largest zoom factor: the format's (digital zoom on the virtual camera), or what a V4L2
-    /// camera's zoom_absolute spans (digital zoom for V4L2 cameras is not in the pipeline yet).
-    var maxZoomFactor: Double {
-        guard let mapping = v4l2Mapping else { return activeFormat.videoMaxZoomFactor }
-        if zoomsInPipeline { return DigitalZoom.maxFactor }
-        return mapping.zoomFactorRange?.upperBound ?? 1
-    }
+    /// The largest zoom factor: what the device's capabilities say (a V4L2 camera's
+    /// zoom_absolute span, or its digital zoom's), else the active format's.
+    var maxZoomFactor: Double { capabilities.maxZoomFactor ?? activeFormat.videoMaxZoomFactor }
 
     /// Whether a `ramp(toVideoZoomFactor:withRate:)` is under way.
     public var isRampingVideoZoom: Bool {
@@ -103,7 +96,7 @@ extension CaptureDevice {
                 state.sensor.changed(notifying: nil)
             }
         }
-        guard !backend.simulatesSensor else { return }
+        guard completesByMetering else { return }
         let factor = readState { $0.zoom.factor }
         if zoomsInPipeline { try? applyZoom(factor) } else {
             CaptureDevice.loopWrites.async { try? self.applyZoom(factor) }

@@ -28,9 +28,6 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     public let position: Position
     /// What differs per kind of device: capabilities, source elements, what a running source needs.
     let backend: any DeviceBackend
-    /// How a V4L2 camera's controls provide the seed capabilities (nil for other devices, or
-    /// when its controls could not be read).
-    var v4l2Mapping: V4L2ControlMapping? { (backend as? V4L2Backend)?.mapping }
     /// What the device can do, per control (its backend's table).
     var capabilities: DeviceCapabilities { backend.capabilities }
     let state: SharedState
@@ -68,8 +65,9 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         var hdr = VideoHDRState()
         /// The virtual scene's light level (1: lit for the metered exposure).
         var sceneLight = 1.0
-        /// V4L2 controls set by name, written through v4l2src's extra-controls.
-        var v4l2Controls: [String: Int64] = [:]
+        /// Control values the source element starts with, by name, as the controller last wrote
+        /// them (V4L2 controls for `extra-controls`, libcamera properties).
+        var sourceControls: [String: String] = [:]
         /// The running source that control changes are handed to, while a session runs the device.
         var runningSource: (any RunningSourceControl)?
         /// V4L2 control changes whose completion handlers wait for the first frame carrying them.
@@ -91,7 +89,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         self.formats = formats
         self.backend = backend
         var initial = DeviceState(activeFormat: activeFormat)
-        if let v4l2Mapping = (backend as? V4L2Backend)?.mapping { initial.exposure = ExposureState(reading: v4l2Mapping) }
+        if let exposure = backend.initialExposure { initial.exposure = exposure }
         self.state = SharedState(initial, uniqueID: uniqueID)
         state.subject.withLock { $0.device = self }
     }
@@ -157,7 +155,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         // Seed 000: while automaticallyAdjustsVideoHDREnabled (the default), setting a format
         // turns video HDR off.
         if automaticallyAdjustsVideoHDREnabled && isVideoHDREnabled {
-            if v4l2Provides(.videoHDR) { try writeV4L2(resetting: .videoHDR) { _ in 0 } }
+            try applyControl(.videoHDR(false))
             setHDR(false)
         }
         applyActiveFormat(format)
@@ -180,11 +178,11 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
     func restoreDefaultControls() {
         withState { state in
             var fresh = DeviceState(activeFormat: state.activeFormat)
-            if let v4l2Mapping { fresh.exposure = ExposureState(reading: v4l2Mapping) }
+            if let exposure = backend.initialExposure { fresh.exposure = exposure }
             fresh.isConnected = state.isConnected
             fresh.activeFrameRate = state.activeFrameRate
             fresh.runningSource = state.runningSource
-            fresh.v4l2Controls = state.v4l2Controls
+            fresh.sourceControls = state.sourceControls
             fresh.focus.searchRequest = state.focus.searchRequest
             fresh.sensor = state.sensor
             fresh.sensor.changed(notifying: nil)

@@ -64,10 +64,10 @@ extension StillImageOutput {
         guard autos.count == settings.count || manuals.count == settings.count else {
             throw .invalidSetting(name: "bracket", value: "mixed settings", valid: "all AutoExposure… or all ManualExposure…BracketedStillImageSettings")
         }
-        // Brackets override exposure per image: in the virtual sensor, or through a V4L2
-        // camera's manual exposure controls (its gain alone where it has no exposure time).
-        guard device.isExposureModeSupported(.custom) || device.v4l2Provides(.iso) else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
-        if !autos.isEmpty { device.refreshV4L2Exposure() }
+        // Brackets override exposure per image: in the virtual sensor, or through a camera's
+        // manual exposure controls (its gain alone where it has no exposure time).
+        guard device.isExposureModeSupported(.custom) || device.capabilities.byDevice(.iso) else { throw .unsupported(feature: "bracketed exposure", device: device.uniqueID) }
+        if !autos.isEmpty { device.refreshExposureReading() }
         var overrides: [ExposureOverride] = []
         for auto in autos {
             guard (-8...8).contains(auto.exposureTargetBias) || auto.exposureTargetBias == CaptureDevice.currentExposureTargetBias else {

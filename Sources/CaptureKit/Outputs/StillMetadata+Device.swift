@@ -3,18 +3,18 @@ import Foundation
 extension StillMetadata {
     /// The metadata of a still `device` takes now, held as `orientation` (and `mirrored`).
     /// Runs on the still branch's streaming thread once per still: device state under its lock,
-    /// and for V4L2 cameras one control query (a few ioctls), never user code.
+    /// and for cameras with controls one reading of them (V4L2: a few ioctls), never user code.
     init(device: CaptureDevice?, orientation: VideoOrientation, mirrored: Bool, date: Date) {
         self.init(exifOrientation: orientation.exifOrientation(mirrored: mirrored), date: date)
         guard let device else { return }
         make = device.manufacturer
-        model = device.backend.simulatesSensor ? VirtualCamera.model : device.localizedName
+        model = device.backend.exifModel ?? device.localizedName
         if device.hasFlash {
             let flash = device.readState { $0.flash }
             flashMode = flash.mode
             isFlashFired = flash.isFiring
         }
-        if device.backend.simulatesSensor {
+        if !device.completesByMetering {
             let exposure = device.readState { $0.exposure }
             let (duration, iso, bias) = exposure.effective
             exposureDuration = duration
@@ -26,9 +26,9 @@ extension StillMetadata {
             whiteBalanceGains = device.deviceWhiteBalanceGains
             isWhiteBalanceManual = device.whiteBalanceMode == .locked
             digitalZoomRatio = device.videoZoomFactor
-        } else if device.backend.devicePath != nil {
-            // What the driver runs with now: its own auto exposure may have moved it.
-            let reading = device.v4l2ExposureNow()
+        } else if !device.capabilities.provisions.isEmpty {
+            // What the device runs with now, where it says: its own auto exposure may have moved it.
+            let reading = device.exposureNow()
             if let duration = reading.duration { exposureDuration = duration }
             if let iso = reading.iso { self.iso = iso }
             let mode = device.exposureMode

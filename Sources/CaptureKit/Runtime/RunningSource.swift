@@ -31,7 +31,7 @@ struct RunningSource: Sendable {
             if plan.mediaType == .video, format.pixelFormat.gstFormat != nil {
                 // The auto-control loop meters every camera's frames (not the benchmarks' test
                 // pattern): the virtual sensor's before it draws the moving square, others' as they leave.
-                let loop = device.backend.runsAutoControl ? AutoControlLoop(
+                let loop = device.capabilities.metersFrames ? AutoControlLoop(
                     device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat,
                     targetLuma: sensor?.targetLuma(pixelFormat: format.pixelFormat) ?? AutoControlLoop.middleGray) : nil
                 if let sensor {
@@ -55,27 +55,30 @@ struct RunningSource: Sendable {
         } catch {
             throw .pipelineFailed(error)
         }
-        let controls = SourceControls(source: try? bin.element(named: "\(plan.key)_src"), crop: try? bin.element(named: "\(plan.key)_crop"))
-        if plan.mediaType == .video, !device.backend.simulatesSensor { device.setRunningSource(controls) }
+        let controls = SourceControls(source: try? bin.element(named: "\(plan.key)_src"), crop: try? bin.element(named: "\(plan.key)_crop"),
+                                      backend: device.backend)
+        if plan.mediaType == .video, device.completesByMetering { device.setRunningSource(controls) }
         return RunningSource(plan: plan, input: input, bin: bin, tee: tee, sensor: sensor, controls: controls)
     }
 }
 
-/// A running source's elements that control changes reach: the device element (V4L2
-/// `extra-controls`) and the digital-zoom crop. Registered with the device while it runs.
+/// A running source's elements that control changes reach: the device element (its controls,
+/// as its backend writes them) and the digital-zoom crop. Registered with the device while it runs.
 final class SourceControls: RunningSourceControl {
     let source: Element?
     let crop: Element?
+    let backend: any DeviceBackend
 
-    init(source: Element?, crop: Element?) {
+    init(source: Element?, crop: Element?, backend: any DeviceBackend) {
         self.source = source
         self.crop = crop
+        self.backend = backend
     }
 
-    func writeV4L2Controls(_ controls: String) throws(CaptureError) -> CaptureTime? {
+    func writeControls(_ controls: [(name: String, value: String)]) throws(CaptureError) -> CaptureTime? {
         guard let source else { return nil }
         do {
-            try source.set("extra-controls", controls)
+            try backend.write(controls, to: source)
         } catch {
             throw .pipelineFailed(error, element: source.name)
         }

@@ -39,9 +39,7 @@ public final class CaptureDeviceInput: CaptureInput, CustomStringConvertible {
         guard device.isConnected else {
             throw .deviceNotFound(device.uniqueID, available: CaptureDevice.devices().map(\.uniqueID))
         }
-        if let path = device.backend.devicePath, let reason = DeviceAccess.problem(opening: path) {
-            throw .accessDenied(device: path, reason: reason)
-        }
+        if let problem = device.backend.accessProblem() { throw problem }
         self.device = device
         self.ports = device.mediaTypes.sorted { $0.rawValue > $1.rawValue }.map { CaptureInputPort(mediaType: $0, device: device) }
     }

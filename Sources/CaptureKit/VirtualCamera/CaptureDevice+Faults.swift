@@ -7,7 +7,7 @@ extension CaptureDevice {
     /// interrupted (`CaptureSession.wasInterruptedNotification`) and resumes when the fault ends.
     /// Throws `unsupported` for any other device.
     public func injectFault(_ fault: VirtualCameraFault?) throws(CaptureError) {
-        guard backend.simulatesSensor else { throw .unsupported(feature: "fault injection (virtual cameras only)", device: uniqueID) }
+        guard backend is VirtualCameraBackend else { throw .unsupported(feature: "fault injection (virtual cameras only)", device: uniqueID) }
         let (was, wasConnected) = withState { state -> (VirtualCameraFault?, Bool) in
             defer {
                 state.virtualFault = fault

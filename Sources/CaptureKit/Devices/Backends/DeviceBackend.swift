@@ -1,9 +1,11 @@
 import GStreamerSwift
 
-/// What differs per kind of device, behind one protocol: what it captures and can do, the
-/// source elements for a format, and what a running source of it needs installed. A
-/// `CaptureDevice` keeps the AVFoundation surface and one backend; it never holds GStreamer
-/// elements: control changes reach the running source through `RunningSourceControl`.
+/// What differs per kind of device, behind one protocol: what it captures and can do, how its
+/// control changes are carried out, the source elements for a format, and what a running source
+/// of it needs installed. A `CaptureDevice` keeps the AVFoundation surface and one backend; its
+/// capability properties read `capabilities` and hand changes to `controller`, and never ask
+/// what kind of device it is. It holds no GStreamer elements: changes reach the running source
+/// through `RunningSourceControl`.
 protocol DeviceBackend: Sendable {
     /// What the device captures.
     var mediaType: MediaType { get }
@@ -11,17 +13,24 @@ protocol DeviceBackend: Sendable {
     var route: String { get }
     /// What the device can do, per control, and what CaptureKit does for it in software.
     var capabilities: DeviceCapabilities { get }
+    /// Carries out control changes; nil where nothing is written (a sensor that paints from the
+    /// device's state, a device without controls).
+    var controller: (any DeviceController)? { get }
     /// One of CaptureKit's own devices (virtual camera or microphone), which stand in where no
     /// hardware exists and are listed after it.
     var isBuiltIn: Bool { get }
-    /// The virtual sensor renders the device's frames, so every camera control is simulated
-    /// (on a frame boundary, with exact sync times).
-    var simulatesSensor: Bool { get }
-    /// CaptureKit's auto-control loop meters the device's frames (not for the benchmarks'
-    /// test pattern, nor for microphones).
-    var runsAutoControl: Bool { get }
-    /// The V4L2 device node, for devices that have one (controls by ioctl, access checks).
-    var devicePath: String? { get }
+    /// The camera model written as EXIF Model, where it is not the device's name.
+    var exifModel: String? { get }
+    /// The exposure the device holds when it is found (or reset), where it says.
+    var initialExposure: ExposureState? { get }
+    /// Why the device cannot be opened now (a node without permission), or nil.
+    func accessProblem() -> CaptureError?
+    /// Whether the device has raw V4L2 controls (`setV4L2Control`, `controls()`).
+    var hasRawControls: Bool { get }
+    /// The device's raw V4L2 controls, read now; nil where it has none.
+    func rawControlTable() throws(CaptureError) -> V4L2ControlTable?
+    /// Sets control values (`CaptureDevice.writeSourceControls`) on the running source element.
+    func write(_ controls: [(name: String, value: String)], to source: Element) throws(GStreamerError)
     /// The elements before the source's tee for `format`, named `prefix_…`.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element]
     /// Installs what a source of this device needs on its bin before it runs (the virtual
@@ -30,10 +39,17 @@ protocol DeviceBackend: Sendable {
 }
 
 extension DeviceBackend {
-    var isBuiltIn: Bool { false }
     var capabilities: DeviceCapabilities { .none }
-    var simulatesSensor: Bool { false }
-    var runsAutoControl: Bool { mediaType == .video }
-    var devicePath: String? { nil }
+    var controller: (any DeviceController)? { nil }
+    var isBuiltIn: Bool { false }
+    var exifModel: String? { nil }
+    var initialExposure: ExposureState? { nil }
+    func accessProblem() -> CaptureError? { nil }
+    var hasRawControls: Bool { false }
+    func rawControlTable() throws(CaptureError) -> V4L2ControlTable? { nil }
+    /// Each control as a property of the element.
+    func write(_ controls: [(name: String, value: String)], to source: Element) throws(GStreamerError) {
+        for (name, value) in controls { try source.set(name, value) }
+    }
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? { nil }
 }

@@ -6,7 +6,6 @@ struct ScreenBackend: DeviceBackend {
     let display: String
     let mediaType = MediaType.video
     var route: String { "x11" }
-    var runsAutoControl: Bool { false }
 
     /// `ximagesrc` is pull-based: it grabs a frame each time the clock reaches the next one at
     /// the caps filter's frame rate. It hands over the screen's own pixel format (BGRx on a

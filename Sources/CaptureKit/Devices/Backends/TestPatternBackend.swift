@@ -6,10 +6,9 @@ struct TestPatternBackend: DeviceBackend {
     let frameCount: Int?
     let mediaType = MediaType.video
     var route: String { "test-pattern" }
-    var runsAutoControl: Bool { false }
 
     /// Digital zoom where its format allows zooming; the auto exposure a camera without
-    /// controls has.
+    /// controls has; its frames are not metered.
     let capabilities: DeviceCapabilities
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {

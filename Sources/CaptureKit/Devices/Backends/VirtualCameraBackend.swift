@@ -7,10 +7,11 @@ struct VirtualCameraBackend: DeviceBackend {
     /// Which way it faces: only the back camera has a torch and a flash.
     let position: CaptureDevice.Position
     var isBuiltIn: Bool { true }
-    var simulatesSensor: Bool { true }
+    var exifModel: String? { VirtualCamera.model }
 
-    /// The sensor does every control itself, and CaptureKit's loops meter its frames for the
-    /// automatic modes (exposure, gray-world white balance, contrast-detect focus).
+    /// The sensor does every control itself, painting each change into the next frame, within
+    /// the active format's limits and the longest frame duration; CaptureKit's loops meter its
+    /// frames for the automatic modes (exposure, gray-world white balance, contrast-detect focus).
     var capabilities: DeviceCapabilities {
         var provisions = Dictionary(uniqueKeysWithValues: DeviceCapability.allCases.map { ($0, DeviceCapabilities.Provision.device) })
         provisions[.exposureContinuous] = .software(.exposureLoop)
@@ -25,7 +26,8 @@ struct VirtualCameraBackend: DeviceBackend {
             provisions[.torch] = .unsupported
             provisions[.flash] = .unsupported
         }
-        return DeviceCapabilities(provisions: provisions, lensAperture: VirtualCamera.aperture)
+        return DeviceCapabilities(provisions: provisions, lensAperture: VirtualCamera.aperture, timing: .painted,
+                                  exposureLimitedByFrameDuration: true)
     }
 
     /// The sensor paints every pixel, so the test pattern is never seen; `blink` (solid black

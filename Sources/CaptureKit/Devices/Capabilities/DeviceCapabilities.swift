@@ -26,13 +26,47 @@ struct DeviceCapabilities: Sendable, Equatable {
         }
     }
 
+    /// How the frame that carries a control change is found.
+    enum ChangeTiming: Sendable, Equatable {
+        /// The source paints the settings into its frames (the virtual sensor): the first frame
+        /// painted with a change is known exactly, and the auto-control loop changes the
+        /// device's settings itself (its HDR and low-light boost decisions included).
+        case painted
+        /// The device applies controls written to it on a frame of its choosing: CaptureKit
+        /// meters the frames after the write (`ControlChangeMatcher`).
+        case metered
+    }
+
     /// Every capability's provision; missing ones are unsupported.
     var provisions: [DeviceCapability: Provision]
     /// The lens's f-number where the device reports one (`CaptureDevice.lensAperture`), else 0.
     var lensAperture: Float = 0
+    /// How the frame carrying a change is found.
+    var timing = ChangeTiming.metered
+    /// Whether CaptureKit's auto-control loop meters the frames (not a screen's, nor the
+    /// benchmarks' test pattern's).
+    var metersFrames = true
+    /// The exposure durations (seconds) and ISOs the device's controls allow; nil where the
+    /// active format states them (the virtual sensor).
+    var exposureLimits: ExposureLimits?
+    /// Whether an exposure is also held to the longest frame duration (a sensor whose exposure
+    /// paces its frames; a camera's controls allow what they allow).
+    var exposureLimitedByFrameDuration = false
+    /// The EV range of the device's own exposure bias control, where it has one.
+    var exposureTargetBiasRange: ClosedRange<Float>?
+    /// The largest zoom factor of the device's own zoom, where it zooms optically; nil where the
+    /// active format's digital zoom applies.
+    var maxZoomFactor: Double?
 
-    /// A device that offers none of the controls (a screen, a microphone).
-    static let none = DeviceCapabilities(provisions: [:])
+    /// Exposure durations (seconds) and ISOs.
+    struct ExposureLimits: Sendable, Equatable {
+        var duration: ClosedRange<Double>
+        var iso: ClosedRange<Double>
+    }
+
+    /// A device that offers none of the controls (a screen, a microphone), and whose frames are
+    /// not metered.
+    static let none = DeviceCapabilities(provisions: [:], metersFrames: false)
 
     subscript(capability: DeviceCapability) -> Provision { provisions[capability] ?? .unsupported }
 

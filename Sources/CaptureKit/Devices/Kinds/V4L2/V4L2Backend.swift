@@ -1,0 +1,69 @@
+import GStreamerSwift
+
+/// A V4L2 camera: `v4l2src` on its node, with the controls set by name as `extra-controls`.
+struct V4L2Backend: DeviceBackend {
+    let path: String
+    /// How the camera's controls provide the seed capabilities; nil when they could not be read.
+    let mapping: V4L2ControlMapping?
+    let mediaType = MediaType.video
+    var route: String { "v4l2" }
+
+    init(path: String, mapping: V4L2ControlMapping? = nil) {
+        self.path = path
+        self.mapping = mapping
+    }
+
+    /// What the controls give, within their ranges; a camera whose controls could not be read
+    /// still exposes itself automatically (continuous auto exposure, the driver's default).
+    var capabilities: DeviceCapabilities {
+        guard let mapping else { return DeviceCapabilities(provisions: [.exposureContinuous: .device]) }
+        var capabilities = DeviceCapabilities(provisions: mapping.supports.mapValues(\.provision))
+        let durations = mapping.exposureDurationRange.map { $0.lowerBound.seconds...$0.upperBound.seconds } ?? 0...0
+        let isos = mapping.isoRange.map { Double($0.lowerBound)...Double($0.upperBound) } ?? 0...0
+        capabilities.exposureLimits = .init(duration: durations, iso: isos)
+        capabilities.exposureTargetBiasRange = mapping.exposureTargetBiasRange
+        capabilities.maxZoomFactor = capabilities.bySoftware(.zoom, .digitalZoom) ? DigitalZoom.maxFactor : mapping.zoomFactorRange?.upperBound ?? 1
+        return capabilities
+    }
+
+    var controller: (any DeviceController)? { mapping.map { V4L2Controller(mapping: $0, path: path) } }
+
+    /// The exposure time and ISO the controls held when the camera was found.
+    var initialExposure: ExposureState? { mapping.map { ExposureState(reading: $0) } }
+
+    func accessProblem() -> CaptureError? {
+        DeviceAccess.problem(opening: path).map { .accessDenied(device: path, reason: $0) }
+    }
+
+    var hasRawControls: Bool { true }
+
+    func rawControlTable() throws(CaptureError) -> V4L2ControlTable? {
+        do {
+            return try V4L2ControlTable.query(deviceAt: path)
+        } catch {
+            throw .accessDenied(device: path, reason: error.description)
+        }
+    }
+
+    /// All the controls in one `extra-controls` structure, which v4l2src writes at once.
+    func write(_ controls: [(name: String, value: String)], to source: Element) throws(GStreamerError) {
+        try source.set("extra-controls", "c," + controls.map { "\($0.name)=\($0.value)" }.joined(separator: ","))
+    }
+
+    func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
+        var properties: [PipelinePlan.Property] = [.init("device", path)]
+        if let controls = device.extraControls { properties.append(.init("extra-controls", controls, live: true)) }
+        return [.init("v4l2src", name: "\(prefix)_src", properties)] + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
+    }
+}
+
+extension V4L2ControlMapping.Support {
+    /// The support as the neutral capability table states it.
+    var provision: DeviceCapabilities.Provision {
+        switch self {
+        case .device: .device
+        case .software(let feature): .software(feature)
+        case .unsupported: .unsupported
+        }
+    }
+}
