@@ -110,6 +110,12 @@ $capture devices --json 2>"$out/lc-devices.err" | perl -MJSON::PP -e 'print "$_-
 grep -qxF "$cam	libcamera" "$out/lc-devices.txt" || { echo "vimc not listed through libcamera"; exit 1; }
 if grep -q CRITICAL "$out/lc-devices.err"; then echo "criticals while listing:"; cat "$out/lc-devices.err"; exit 1; fi
 if grep -qE '^/dev/video[1-3]	' "$out/lc-devices.txt"; then echo "a raw vimc node was listed as a camera"; exit 1; fi
+echo "== what libcamera's cam says the camera supports (LibcameraCameraFacts), and the name it gives"
+LIBCAMERA_LOG_LEVELS='*:ERROR' cam -c "${cam#libcamera:}" --list-controls --list-properties | tee "$out/lc-cam.txt"
+model=$(sed -n 's/^Property: Model = "\(.*\)"$/\1/p' "$out/lc-cam.txt")
+named=$($capture devices --json 2>/dev/null | perl -MJSON::PP -e 'print "$_->{name}\n" for grep { $_->{uniqueID} eq $ARGV[0] } @{decode_json(join "", <STDIN>)->{devices}}' "$cam")
+[ -n "$model" ] && [ "$named" = "$model" ] || { echo "named '$named', cam's Model is '$model'"; exit 1; }
+echo "named '$named' after cam's Model"
 echo "== capture snap -d '$cam' --preset vga640x480"
 $capture snap -d "$cam" --preset vga640x480 -o "$out/lc.jpg"
 exiftool -s3 -ImageWidth -ImageHeight -Model "$out/lc.jpg" | tee "$out/lc-exif.txt"

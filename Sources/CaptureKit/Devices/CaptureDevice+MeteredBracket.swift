@@ -40,5 +40,5 @@ extension CaptureDevice {
     }
 
     /// The exposure time and ISO the device's controls hold now, each nil where it cannot say.
-    func exposureNow() -> (duration: CaptureTime?, iso: Float?) { backend.controller?.exposureNow() ?? (nil, nil) }
+    func exposureNow() -> (duration: CaptureTime?, iso: Float?) { backend.controller?.exposureNow(of: self) ?? (nil, nil) }
 }

@@ -85,6 +85,8 @@ final class SourceControls: RunningSourceControl {
         return source.runningTime.map { CaptureTime(nanoseconds: $0) }
     }
 
+    func readControl(_ name: String) -> String? { try? source?.get(name) }
+
     func setCrop(_ margins: DigitalZoom.Crop) throws(CaptureError) {
         guard let crop else { return }
         do {

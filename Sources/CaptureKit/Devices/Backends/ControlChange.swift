@@ -1,6 +1,6 @@
 /// A control change, in AVFoundation's terms, that a device's controller carries out
 /// (`DeviceController`). The device's state already holds the settings the change gives.
-enum ControlChange: Sendable, Equatable {
+enum ControlChange: Sendable, Hashable {
     /// An exposure mode. Where CaptureKit's exposure loop runs the automatic modes, the device
     /// is held manual at the loop's values.
     case exposureMode(CaptureDevice.ExposureMode)

@@ -13,9 +13,9 @@ protocol DeviceController: Sendable {
     func apply(_ change: ControlChange, to device: CaptureDevice) throws(CaptureError) -> CaptureTime?
     /// The exposure the device runs with now, where its own automatic exposure moves it
     /// (each nil where the device cannot say): what stills' EXIF and a bracket start from.
-    func exposureNow() -> (duration: CaptureTime?, iso: Float?)
+    func exposureNow(of device: CaptureDevice) -> (duration: CaptureTime?, iso: Float?)
 }
 
 extension DeviceController {
-    func exposureNow() -> (duration: CaptureTime?, iso: Float?) { (nil, nil) }
+    func exposureNow(of device: CaptureDevice) -> (duration: CaptureTime?, iso: Float?) { (nil, nil) }
 }

@@ -5,6 +5,13 @@ protocol RunningSourceControl: AnyObject, Sendable {
     /// (V4L2 `extra-controls`, libcamera properties); returns the running time at which they were
     /// written.
     func writeControls(_ controls: [(name: String, value: String)]) throws(CaptureError) -> CaptureTime?
+    /// Reads a control value back from the running source element (libcamera reports what each
+    /// frame was taken with); nil where it cannot.
+    func readControl(_ name: String) -> String?
     /// Sets the digital-zoom crop margins of a camera that zooms in the pipeline.
     func setCrop(_ crop: DigitalZoom.Crop) throws(CaptureError)
+}
+
+extension RunningSourceControl {
+    func readControl(_ name: String) -> String? { nil }
 }

@@ -11,18 +11,30 @@ import GStreamerSwift
 struct LibcameraBackend: DeviceBackend {
     /// libcamera's camera id (`camera-name`).
     let cameraID: String
+    /// The controls the element and the camera both have.
+    let controls: LibcameraControls
     let mediaType = MediaType.video
     var route: String { "libcamera" }
 
-    /// The camera's automatic exposure, white balance and focus, as the ISP runs them; digital
-    /// zoom in the pipeline.
-    var capabilities: DeviceCapabilities { .automaticOnly }
+    init(cameraID: String, controls: LibcameraControls = LibcameraControls(properties: [], facts: nil)) {
+        self.cameraID = cameraID
+        self.controls = controls
+    }
+
+    /// The camera's automatic exposure, white balance and focus, as the ISP runs them, with the
+    /// manual controls libcamera 0.4's element carries where the camera has them; digital zoom
+    /// in the pipeline.
+    var capabilities: DeviceCapabilities { controls.capabilities }
+
+    var controller: (any DeviceController)? { controls.facts == nil ? nil : LibcameraController(controls: controls) }
 
     /// How far libcamera's adjustment of a size is accepted, in pixels.
     static let sizeTolerance = 16
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        [.init("libcamerasrc", name: "\(prefix)_src", [.init("camera-name", cameraID)]),
+        // Controls set before the start go with the first request.
+        let set = device.readState { $0.sourceControls }.sorted { $0.key < $1.key }.map { PipelinePlan.Property($0.key, $0.value, live: true) }
+        return [.init("libcamerasrc", name: "\(prefix)_src", [.init("camera-name", cameraID)] + set),
          .init("capsfilter", name: "\(prefix)_lccaps", [.init("caps", Self.cameraCaps(format, frameRate: device.pacedFrameRate))]),
          .init("queue", name: "\(prefix)_lcqueue", [.init("leaky", "downstream"), .init("max-size-buffers", "2"),
                                                     .init("max-size-bytes", "0"), .init("max-size-time", "0")]),

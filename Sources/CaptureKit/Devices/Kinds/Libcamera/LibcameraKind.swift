@@ -14,19 +14,20 @@ struct LibcameraKind: DeviceKind {
 
     func describe(_ found: MonitoredDevice) -> DeviceCandidate? {
         guard found.typeName == "GstLibcameraDevice" else { return nil }
-        let id = found.text("api.libcamera.id") ?? found.displayName
+        let id = found.displayName
         guard !id.isEmpty, !Self.isUSB(id) else { return nil }
         let formats = V4L2DeviceDescription.formats(from: found.caps, unstatedFrameRates: Self.frameRates)
             .filter { $0.pixelFormat.gstFormat != nil }
         guard !formats.isEmpty else { return nil }
         let uniqueID = "libcamera:" + id
-        let sensor = Self.sensorName(id)
-        let name = found.text("api.libcamera.Model") ?? sensor
-        let position = Self.position(found.properties["api.libcamera.Location"])
         return DeviceCandidate(uniqueID: uniqueID, mediaType: .video, sameDevice: [.libcamera(id)], precedence: DevicePrecedence.libcamera) {
+            // What the camera supports is asked of `cam` only when the device is made.
+            let controls = LibcameraControls.of(cameraID: id)
+            let name = found.text("api.libcamera.Model") ?? controls.facts?.model ?? Self.sensorName(id)
+            let position = Self.position(found.properties["api.libcamera.Location"] ?? controls.facts?.location.map { .int($0) })
             let initial = SessionPreset.high.bestFormat(among: formats) ?? formats[0]
-            return CaptureDevice(uniqueID: uniqueID, modelID: name, localizedName: name, manufacturer: "libcamera",
-                                 position: position, formats: formats, activeFormat: initial, backend: LibcameraBackend(cameraID: id))
+            return CaptureDevice(uniqueID: uniqueID, modelID: name, localizedName: name, manufacturer: "libcamera", position: position,
+                                 formats: formats, activeFormat: initial, backend: LibcameraBackend(cameraID: id, controls: controls))
         }
     }
 

@@ -67,7 +67,7 @@ struct V4L2Controller: DeviceController {
 
     /// The exposure time and ISO the camera's controls hold now, each nil where the camera has
     /// no such control or its controls cannot be read (a read of each: a few ioctls).
-    func exposureNow() -> (duration: CaptureTime?, iso: Float?) {
+    func exposureNow(of device: CaptureDevice) -> (duration: CaptureTime?, iso: Float?) {
         // Only the exposure time and gain are read again (the table and its mapping are the
         // device's since it was found): this runs on the streaming thread for every still.
         let controls = (mapping[.exposureCustom].uses + mapping[.iso].uses).map(\.control)
