@@ -65,11 +65,14 @@ let package = Package(
         .target(name: "Detectors", dependencies: ["CZXing", "CFacesLoader"]),
         // A thin, safe, capture-agnostic Swift layer over GStreamer.
         .target(name: "GStreamerSwift", dependencies: ["CGStreamer", "CGStreamerSys"]),
+        // V4L2 ioctls (device capabilities, controls, menus) over the C in CGStreamer: the V4L2
+        // device kind's own target, so that GStreamerSwift knows nothing of V4L2.
+        .target(name: "CaptureKitV4L2", dependencies: ["CGStreamer"]),
         // The public AVFoundation-like model.
         .target(
             name: "CaptureKit",
             dependencies: [
-                "GStreamerSwift", "Detectors", .product(name: "Logging", package: "swift-log"),
+                "GStreamerSwift", "CaptureKitV4L2", "Detectors", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -115,7 +118,7 @@ let package = Package(
         // alone passes its tests.
         .testTarget(
             name: "CaptureKitTests",
-            dependencies: ["CaptureKit", "GStreamerSwift", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["CaptureKit", "GStreamerSwift", "CaptureKitV4L2", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Fixtures")]
         ),
         // Runs the built `capture` command and examples as a user would.

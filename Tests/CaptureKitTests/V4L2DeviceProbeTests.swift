@@ -1,3 +1,4 @@
+import CaptureKitV4L2
 import Foundation
 import GStreamerSwift
 import Testing

@@ -1,4 +1,4 @@
-import GStreamerSwift
+import CaptureKitV4L2
 
 extension ControlReport {
     /// One raw V4L2 control as the driver describes it, named as `v4l2-ctl` and `--set` name it.

@@ -1,4 +1,4 @@
-import GStreamerSwift
+import CaptureKitV4L2
 
 /// How each device-control capability of SPEC.md ("Device controls") maps onto one V4L2
 /// camera's controls: through which controls (with their ranges and the values that select a

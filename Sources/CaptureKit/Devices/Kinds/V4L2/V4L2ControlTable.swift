@@ -1,4 +1,4 @@
-import GStreamerSwift
+import CaptureKitV4L2
 
 /// A camera's V4L2 controls, from the device by ioctl or from recorded `v4l2-ctl` output.
 ///

@@ -1,4 +1,4 @@
-import GStreamerSwift
+import CaptureKitV4L2
 
 /// Carries out a V4L2 camera's control changes as SPEC.md's mapping says (`V4L2ControlMapping`):
 /// each change writes the controls that give it, through v4l2src's `extra-controls` on a running

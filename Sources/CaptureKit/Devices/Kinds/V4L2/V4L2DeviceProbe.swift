@@ -1,3 +1,4 @@
+import CaptureKitV4L2
 import Foundation
 import Glibc
 import GStreamerSwift
