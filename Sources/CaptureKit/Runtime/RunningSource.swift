@@ -27,6 +27,11 @@ struct RunningSource: Sendable {
         do throws(GStreamerError) {
             let exit = try bin.element(named: head[head.count - 1].name).staticPad("src")
             let ghost = try bin.addGhostPad(name: "src", target: exit)
+            if !device.backend.endsStream {
+                // A failing source (a camera unplugged) sends end of stream after its error; let
+                // through, it would end every branch and then the session.
+                ghost.addProbe(.eventDownstream) { _, data in data == .event(.endOfStream) ? .drop : .ok }
+            }
             sensor = try device.backend.prepare(bin, prefix: plan.key, device: device, format: format)
             if plan.mediaType == .video, format.pixelFormat.gstFormat != nil {
                 // The auto-control loop meters every camera's frames (not the benchmarks' test

@@ -29,13 +29,13 @@ extension SessionRuntime {
         try putIn(fresh)
     }
 
-    /// Takes a source's bin out of the pipeline and leaves its tee and branches waiting (a
-    /// device gone or busy); `resumeSource` puts a new one in.
     /// Whether the source keyed `key` is out of the pipeline while its device is gone or busy.
     func isSuspended(source key: String) -> Bool {
         live.withLock { $0.sources[key]?.isSuspended ?? false }
     }
 
+    /// Takes a source's bin out of the pipeline and leaves its tee and branches waiting (a
+    /// device gone or busy); `resumeSource` puts a new one in.
     func suspendSource(_ key: String) {
         guard let source = live.withLock({ live -> RunningSource? in
             guard let source = live.sources[key], !source.isSuspended else { return nil }

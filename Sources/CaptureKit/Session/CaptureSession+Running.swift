@@ -168,16 +168,24 @@ extension CaptureSession {
                 return
             }
             notifications.async {
-                // An unplugged camera's source posts more errors after the one that interrupted
-                // the session ("failed to allocate a buffer", "streaming stopped"): the
-                // interruption, handled first on this queue, covers them.
-                if case .source(let key) = owner, self.runtime?.isSuspended(source: key) == true { return }
+                // An interrupted source's errors are the interruption's: an unplugged camera posts
+                // more after the one that interrupted the session ("failed to allocate a buffer",
+                // "streaming stopped"), and a source resumed on a device still gone (vivid's
+                // disconnect control leaves its node in place) fails in ways that name no device
+                // ("not-negotiated"). The session stays interrupted and keeps retrying.
+                if case .source(let key) = owner, let interruption = self.state.withLock({ $0.interruption }), interruption.source == key {
+                    if self.runtime?.isSuspended(source: key) == false {
+                        self.interrupt(source: key, reason: interruption.reason.isBusy ? .deviceBusy : .deviceFailed, generation: generation)
+                    }
+                    return
+                }
                 self.stopRunning(ifGeneration: generation)
                 self.postRuntimeErrorNow(.pipelineFailed(element: source, message: text))
             }
         case .warning(let source, let text, _):
             CaptureLog.logger.warning("\(source): \(text)")
         case .endOfStream:
+            CaptureLog.logger.info("end of stream: the session stops")
             notifications.async { self.stopRunning(ifGeneration: generation) }
         default:
             break

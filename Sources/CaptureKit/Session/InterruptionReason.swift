@@ -9,3 +9,8 @@ public enum InterruptionReason: String, Sendable, Hashable {
     /// Another process holds the microphone.
     case audioDeviceInUseByAnotherClient
 }
+
+extension InterruptionReason {
+    /// Whether another process holds the device (rather than the device being gone).
+    var isBusy: Bool { self == .videoDeviceInUseByAnotherClient || self == .audioDeviceInUseByAnotherClient }
+}

@@ -21,6 +21,11 @@ protocol DeviceBackend: Sendable {
     var isBuiltIn: Bool { get }
     /// The camera model written as EXIF Model, where it is not the device's name.
     var exifModel: String? { get }
+    /// Whether the device's stream ends by itself (the benchmarks' bounded test pattern): its
+    /// end of stream ends the session. Any other source's end of stream follows a failure
+    /// (an unplugged camera) and is dropped where it leaves the source: the interruption deals
+    /// with the failure, and the session and its outputs run on.
+    var endsStream: Bool { get }
     /// The exposure the device holds when it is found (or reset), where it says.
     var initialExposure: ExposureState? { get }
     /// Why the device cannot be opened now (a node without permission), or nil.
@@ -43,6 +48,7 @@ extension DeviceBackend {
     var controller: (any DeviceController)? { nil }
     var isBuiltIn: Bool { false }
     var exifModel: String? { nil }
+    var endsStream: Bool { false }
     var initialExposure: ExposureState? { nil }
     func accessProblem() -> CaptureError? { nil }
     var hasRawControls: Bool { false }

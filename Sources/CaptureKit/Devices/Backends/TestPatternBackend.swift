@@ -6,6 +6,7 @@ struct TestPatternBackend: DeviceBackend {
     let frameCount: Int?
     let mediaType = MediaType.video
     var route: String { "test-pattern" }
+    var endsStream: Bool { frameCount != nil }
 
     /// Digital zoom where its format allows zooming; the auto exposure a camera without
     /// controls has; its frames are not metered.
