@@ -112,7 +112,7 @@ if grep -q CRITICAL "$out/lc-devices.err"; then echo "criticals while listing:";
 if grep -qE '^/dev/video[1-3]	' "$out/lc-devices.txt"; then echo "a raw vimc node was listed as a camera"; exit 1; fi
 echo "== what libcamera's cam says the camera supports (LibcameraCameraFacts), and the name it gives"
 LIBCAMERA_LOG_LEVELS='*:ERROR' cam -c "${cam#libcamera:}" --list-controls --list-properties | tee "$out/lc-cam.txt"
-model=$(sed -n 's/^Property: Model = "\(.*\)"$/\1/p' "$out/lc-cam.txt")
+model=$(sed -n 's/^Property: Model = "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$out/lc-cam.txt")
 named=$($capture devices --json 2>/dev/null | perl -MJSON::PP -e 'print "$_->{name}\n" for grep { $_->{uniqueID} eq $ARGV[0] } @{decode_json(join "", <STDIN>)->{devices}}' "$cam")
 [ -n "$model" ] && [ "$named" = "$model" ] || { echo "named '$named', cam's Model is '$model'"; exit 1; }
 echo "named '$named' after cam's Model"

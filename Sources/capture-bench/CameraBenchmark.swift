@@ -7,8 +7,10 @@ import Synchronization
 /// 120 frames of a live camera into a `VideoDataOutput` delegate (I420), against the same source
 /// element built directly on the GStreamer layer into an appsink, in the same process and run:
 /// wall time from the first frame to the last, and the process's CPU time per frame over that
-/// span. The camera is named by `CAPTUREKIT_BENCH_CAMERA` (`libcamera:…`, `pipewire:…`); the
-/// direct pipeline is the kind's own source element with the format's caps.
+/// span; and start to first frame (`startRunning()` to the delegate's first frame, against
+/// PLAYING to the direct pipeline's first sample). The camera is named by
+/// `CAPTUREKIT_BENCH_CAMERA` (`libcamera:…`, `pipewire:…`); the direct pipeline is the kind's own
+/// source element with the format's caps.
 ///   in the vivid guest with vimc loaded: CAPTUREKIT_BENCH_CAMERA='libcamera:platform/vimc.0 Sensor B' capture-bench camera
 ///   scripts/pipewire-session.sh -- env CAPTUREKIT_BENCH_CAMERA=pipewire:capturekit-test-camera capture-bench camera
 enum CameraBenchmark {
@@ -65,6 +67,17 @@ enum CameraBenchmark {
     /// a capsfilter with the format's size (libcamera: or its alignment), `videoconvert` to I420
     /// (what the data output is asked for; the cameras give RGB and YUY2), and an appsink.
     static func direct(_ device: CaptureDevice) throws -> (seconds: Double, cpuPerFrameMs: Double) {
+        let (pipeline, sink) = try directPipeline(device)
+        let counter = Counter()
+        AppSink.setHandlers(.init(newSample: { _ in counter.frame() }), on: sink)
+        try pipeline.setState(.playing)
+        counter.done.wait()
+        try pipeline.setState(.null)
+        return counter.figures
+    }
+
+    /// The direct pipeline `direct(_:)` runs, not yet started; its appsink.
+    static func directPipeline(_ device: CaptureDevice) throws -> (Pipeline, Element) {
         let pipeline = Pipeline(name: "direct-camera")
         let source: Element
         let caps: String
@@ -87,12 +100,7 @@ enum CameraBenchmark {
         let chain = [source, filter, convert, sink]
         for element in chain { pipeline.add(element) }
         for (upstream, downstream) in zip(chain, chain.dropFirst()) { try upstream.link(to: downstream) }
-        let counter = Counter()
-        AppSink.setHandlers(.init(newSample: { _ in counter.frame() }), on: sink)
-        try pipeline.setState(.playing)
-        counter.done.wait()
-        try pipeline.setState(.null)
-        return counter.figures
+        return (pipeline, sink)
     }
 
     static func run() async throws -> [String: Double] {
@@ -106,9 +114,19 @@ enum CameraBenchmark {
             oursRuns.append(try ours(device))
             directRuns.append(try direct(device))
         }
+        // Start to first frame: startRunning() to the delegate's first frame, against PLAYING to
+        // the direct pipeline's first sample (KindsBenchmark's measure for the other kinds).
+        var starts: [Double] = [], gstStarts: [Double] = []
+        for _ in 0..<5 {
+            starts.append(try KindsBenchmark.ours(device))
+            let (pipeline, sink) = try directPipeline(device)
+            gstStarts.append(try StartBenchmark.timeFirstSample(pipeline, sink: sink))
+        }
         let seconds = Processes.median(oursRuns.map(\.0)), gstSeconds = Processes.median(directRuns.map(\.0))
         let cpu = Processes.median(oursRuns.map(\.1)), gstCPU = Processes.median(directRuns.map(\.1))
+        let start = Processes.median(starts), gstStart = Processes.median(gstStarts)
         return ["ours_s": seconds, "gst_s": gstSeconds, "ratio": seconds / gstSeconds,
-                "ours_cpu_ms_per_frame": cpu, "gst_cpu_ms_per_frame": gstCPU, "cpu_ratio": cpu / gstCPU]
+                "ours_cpu_ms_per_frame": cpu, "gst_cpu_ms_per_frame": gstCPU, "cpu_ratio": cpu / gstCPU,
+                "start_ms": start, "start_gst_ms": gstStart, "start_ratio": start / gstStart]
     }
 }
