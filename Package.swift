@@ -39,8 +39,9 @@ let package = Package(
             dependencies: ["CGStreamerSys"],
             // gstsdp: the WebRTC offer and answer (ck_webrtc.c). gst-rtsp-server (ck_rtsp.c; Debian
             // libgstrtspserver-1.0-dev): its headers are under gstreamer-app-1.0's include
-            // directory, its library is linked here.
-            linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("gstsdp-1.0"), .linkedLibrary("gstrtspserver-1.0")]
+            // directory, its library is linked here. gio (GDBus): the camera portal (ck_portal.c).
+            linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("gstsdp-1.0"), .linkedLibrary("gstrtspserver-1.0"),
+                             .linkedLibrary("gio-2.0")]
         ),
         // C++ with a C interface over zxing-cpp (Debian libzxing-dev 1.4): nothing but Detectors
         // imports it.

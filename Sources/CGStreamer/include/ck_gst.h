@@ -1,5 +1,6 @@
 // The few GStreamer/GLib operations Swift cannot call directly (macros). The shim's other
-// headers: ck_exif.h (EXIF), ck_v4l2.h (V4L2 controls), ck_rtsp.h (the RTSP server).
+// headers: ck_exif.h (EXIF), ck_v4l2.h (V4L2 controls), ck_rtsp.h (the RTSP server), ck_portal.h
+// (the camera portal).
 #ifndef CK_GST_H
 #define CK_GST_H
 

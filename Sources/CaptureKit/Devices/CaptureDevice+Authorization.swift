@@ -13,22 +13,42 @@ extension CaptureDevice {
         case authorized
     }
 
-    /// The status for video or audio; other media types are an error.
+    /// The status for video or audio; other media types are an error. Where a camera portal
+    /// runs (xdg-desktop-portal: a Flatpak sandbox, a desktop session), video's status is the
+    /// portal's answer to `requestAccess(for:)`: `notDetermined` until it is asked.
     public static func authorizationStatus(for mediaType: MediaType) throws(CaptureError) -> AuthorizationStatus {
-        try Authorization.status(for: mediaType, nodes: Authorization.deviceNodes(for: mediaType))
+        if mediaType == .video, CameraPortal.current() != nil {
+            return switch CameraPortal.answer.withLock({ $0 }) {
+            case true?: .authorized
+            case false?: .denied
+            case nil: .notDetermined
+            }
+        }
+        return try Authorization.status(for: mediaType, nodes: Authorization.deviceNodes(for: mediaType))
     }
 
-    /// Asks for access. Without a running camera portal this answers from the status at once:
-    /// true when authorized.
+    /// Asks for access. For video where a camera portal runs, it asks the portal
+    /// (`AccessCamera`: the desktop may ask the user) and waits for the answer, then keeps the
+    /// PipeWire connection the portal grants for the cameras' sources; a later call answers
+    /// from the first. Without a portal it answers from the status at once: true when authorized.
     public static func requestAccess(for mediaType: MediaType) async throws(CaptureError) -> Bool {
-        try authorizationStatus(for: mediaType) == .authorized
+        if mediaType == .video, let portal = CameraPortal.current() {
+            if let known = CameraPortal.answer.withLock({ $0 }) { return known }
+            let asked: Result<Bool, CaptureError> = await withCheckedContinuation { continuation in
+                // The request blocks while the user decides: on a thread of its own, not the pool's.
+                Thread { continuation.resume(returning: Result { () throws(CaptureError) in try CameraPortal.requestAccess(portal) }) }.start()
+            }
+            return try asked.get()
+        }
+        return try authorizationStatus(for: mediaType) == .authorized
     }
 
     /// Asks for access and calls `handler` with the answer, as seed 004 does. The handler runs
     /// on an arbitrary queue, as AVFoundation's does: hop to your own before touching UI state.
-    /// A media type that needs no permission (or is unknown) answers false.
+    /// A media type that needs no permission (or is unknown), or a portal that did not answer,
+    /// answers false.
     public static func requestAccess(for mediaType: MediaType, completionHandler handler: @escaping @Sendable (Bool) -> Void) {
-        DispatchQueue.global().async { handler((try? authorizationStatus(for: mediaType)) == .authorized) }
+        Task { handler((try? await requestAccess(for: mediaType)) ?? false) }
     }
 }
 
