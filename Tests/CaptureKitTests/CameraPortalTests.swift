@@ -13,16 +13,22 @@ struct CameraPortalTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/fake-camera-portal.py").path
 
-    /// A private bus with the fake portal answering `answer` on it; the portal state reset around.
-    static func withPortal(answering answer: Int, _ body: (String) async throws -> Void) async throws {
+    /// A private session bus and its address.
+    static func startBus() async throws -> (BackgroundProcess, String) {
         let bus = try BackgroundProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"])
-        defer { bus.kill() }
         var address = ""
         for _ in 0..<100 where address.isEmpty {
             try await Task.sleep(for: .milliseconds(50))
             address = bus.output.split(separator: "\n").first.map(String.init) ?? ""
         }
         try #require(!address.isEmpty, "dbus-daemon printed no address: \(bus.output)")
+        return (bus, address)
+    }
+
+    /// A private bus with the fake portal answering `answer` on it; the portal state reset around.
+    static func withPortal(answering answer: Int, _ body: (String) async throws -> Void) async throws {
+        let (bus, address) = try await startBus()
+        defer { bus.kill() }
         let portal = try BackgroundProcess("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=\(address)", "PORTAL_ANSWER=\(answer)", "/usr/bin/python3", script])
         defer { portal.kill() }
         for _ in 0..<100 where !portal.output.contains("ready") { try await Task.sleep(for: .milliseconds(50)) }
@@ -73,13 +79,8 @@ struct CameraPortalTests {
 
     @Test("without a portal on the bus, video is answered from the device nodes at once, as before")
     func noPortal() async throws {
-        let bus = try BackgroundProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"])
+        let (bus, address) = try await Self.startBus()
         defer { bus.kill() }
-        var address = ""
-        for _ in 0..<100 where address.isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
-            address = bus.output.split(separator: "\n").first.map(String.init) ?? ""
-        }
         Self.reset(override: address)
         defer { Self.reset(override: nil) }
         #expect(CameraPortal.current() == nil)
