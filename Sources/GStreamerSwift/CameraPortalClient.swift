@@ -22,22 +22,13 @@ public struct CameraPortalClient: Sendable {
     }
 
     /// Whether the bus has a portal (nil when the bus cannot be reached).
-    public var isRunning: Bool? {
-        switch ck_portal_running(address) {
-        case 1: true
-        case 0: false
-        default: nil
-        }
-    }
+    public var isRunning: Bool? { Self.answer(ck_portal_running(address)) }
 
     /// The portal's IsCameraPresent (nil when it cannot be read).
-    public var isCameraPresent: Bool? {
-        switch ck_portal_camera_present(address) {
-        case 1: true
-        case 0: false
-        default: nil
-        }
-    }
+    public var isCameraPresent: Bool? { Self.answer(ck_portal_camera_present(address)) }
+
+    /// The C side's 1 / 0 / -1 as true / false / unknown.
+    private static func answer(_ code: Int32) -> Bool? { code < 0 ? nil : code == 1 }
 
     /// Calls AccessCamera and waits for its Request's Response, up to `timeoutMilliseconds`.
     /// Throws the portal's or the bus's message when there is no answer.

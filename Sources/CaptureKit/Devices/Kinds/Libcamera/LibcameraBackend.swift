@@ -16,15 +16,16 @@ struct LibcameraBackend: DeviceBackend {
     let mediaType = MediaType.video
     var route: String { "libcamera" }
 
+    /// The camera's automatic exposure, white balance and focus, as the ISP runs them, with the
+    /// manual controls libcamera 0.4's element carries where the camera has them; digital zoom
+    /// in the pipeline. Worked out once.
+    let capabilities: DeviceCapabilities
+
     init(cameraID: String, controls: LibcameraControls = LibcameraControls(properties: [], facts: nil)) {
         self.cameraID = cameraID
         self.controls = controls
+        capabilities = controls.capabilities
     }
-
-    /// The camera's automatic exposure, white balance and focus, as the ISP runs them, with the
-    /// manual controls libcamera 0.4's element carries where the camera has them; digital zoom
-    /// in the pipeline.
-    var capabilities: DeviceCapabilities { controls.capabilities }
 
     var controller: (any DeviceController)? { controls.facts == nil ? nil : LibcameraController(controls: controls) }
 

@@ -79,8 +79,5 @@ struct LibcameraController: DeviceController {
     }
 
     /// A float as GStreamer parses it ("2.5", "0").
-    static func number(_ value: Double) -> String {
-        let text = String(format: "%.4f", value)
-        return text.contains(".") ? String(text.reversed().drop { $0 == "0" }.reversed()).trimmingCharacters(in: ["."]) : text
-    }
+    static func number(_ value: Double) -> String { String(format: "%g", value) }
 }

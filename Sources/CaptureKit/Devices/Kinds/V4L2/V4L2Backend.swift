@@ -8,14 +8,18 @@ struct V4L2Backend: DeviceBackend {
     let mediaType = MediaType.video
     var route: String { "v4l2" }
 
+    /// What the controls give, within their ranges: worked out once, read on every control call.
+    let capabilities: DeviceCapabilities
+
     init(path: String, mapping: V4L2ControlMapping? = nil) {
         self.path = path
         self.mapping = mapping
+        capabilities = Self.capabilities(of: mapping)
     }
 
-    /// What the controls give, within their ranges; a camera whose controls could not be read
-    /// still exposes itself automatically (continuous auto exposure, the driver's default).
-    var capabilities: DeviceCapabilities {
+    /// A camera whose controls could not be read still exposes itself automatically (continuous
+    /// auto exposure, the driver's default).
+    static func capabilities(of mapping: V4L2ControlMapping?) -> DeviceCapabilities {
         guard let mapping else { return DeviceCapabilities(provisions: [.exposureContinuous: .device]) }
         var capabilities = DeviceCapabilities(provisions: mapping.supports.mapValues(\.provision))
         let durations = mapping.exposureDurationRange.map { $0.lowerBound.seconds...$0.upperBound.seconds } ?? 0...0
