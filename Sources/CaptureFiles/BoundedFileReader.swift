@@ -22,7 +22,7 @@ enum BoundedFileReader {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(.unreadable(reason: reason(errno))) }
         guard status.st_mode & S_IFMT == S_IFREG else {
-            return .failure(.notRegular(kind: PipelineOutputDirectory.describe(status.st_mode & S_IFMT)))
+            return .failure(.notRegular(kind: PipelineFolder.describe(status.st_mode & S_IFMT)))
         }
         guard Int(status.st_size) <= limit else { return .failure(.tooLarge(size: Int(status.st_size))) }
         // Read one byte past the limit, so that a file that grew since fstat is still caught.

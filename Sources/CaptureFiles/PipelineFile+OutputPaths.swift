@@ -70,7 +70,7 @@ extension PipelineFile {
     ///   ``PipelineFileError/Kind/unsafeOutputPath(_:reason:)`` for `..` after a missing folder,
     ///   a link to nothing, or an existing directory, FIFO or device where a file goes.
     public func checkOutputPaths(in directory: URL, replacingExistingFiles: Bool = false) throws(PipelineFileError) {
-        let folder = PipelineOutputDirectory(directory)
+        let folder = PipelineFolder(directory)
         let placeholder = StillSpec.indexPlaceholder
         for written in writtenPaths {
             guard written.indexed, written.path.contains(placeholder) else {

@@ -104,8 +104,9 @@ extension PipelineFile {
     private func addInput(_ input: Input, to session: CaptureSession, expectsAudio: Bool)
         throws(PipelineFileError) -> CaptureDeviceInput
     {
+        let reference = try input.device.resolvingFileCamera(at: input.deviceLocation)
         let deviceInput = try capture(at: input.deviceLocation) { () throws(CaptureError) in
-            try CaptureDeviceInput(device: try Self.findDevice(input.device, microphone: expectsAudio))
+            try CaptureDeviceInput(device: try Self.findDevice(reference, microphone: expectsAudio))
         }
         if input.format != nil || input.audioFormat != nil {
             try capture(at: input.formatLocation ?? input.location) { () throws(CaptureError) in

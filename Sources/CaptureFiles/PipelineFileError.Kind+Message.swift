@@ -57,6 +57,9 @@ extension PipelineFileError.Kind {
         case .pathOutsideDirectory(let written, let resolved, let directory):
             return "path \(Self.quoted(written)) resolves to \(Self.quoted(resolved)), outside the output directory"
                 + " '\(directory)'; write a path inside it (relative, with no '..' or symbolic link leading out)"
+        case .inputOutsideFolder(let written, let reason, let folder):
+            return "device file \(Self.quoted(written)) is outside the pipeline file's folder '\(folder)': it \(reason);"
+                + " name a file inside that folder (relative to the pipeline file, with no '..' or symbolic link leading out)"
         case .fileExists(let written, let resolved):
             return "path \(Self.quoted(written)): the file \(Self.quoted(resolved)) exists; pass --force"
                 + " (replacingExistingFiles: true) to replace it"

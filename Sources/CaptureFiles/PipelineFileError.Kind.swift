@@ -50,6 +50,10 @@ extension PipelineFileError {
         /// A path the file writes (`written`, as written) resolves, symbolic links followed, to
         /// `resolved`, outside `directory`, the folder a run writes into.
         case pathOutsideDirectory(String, resolved: String, directory: String)
+        /// A `file:` device's path (`written`, as written) leads out of `folder`, the pipeline
+        /// file's own folder: `reason` says how (it resolves, symbolic links followed, outside;
+        /// it has `..` after a folder that does not exist; it passes through a link to nothing).
+        case inputOutsideFolder(String, reason: String, folder: String)
         /// A file the run would write exists already (at `resolved`), and replacing files was
         /// not asked for (`capture run --force`, `replacingExistingFiles`).
         case fileExists(String, resolved: String)

@@ -2,12 +2,14 @@ import CaptureKit
 import Foundation
 import Glibc
 
-/// The folder a run writes into, and the check that a path a pipeline file writes stays in it.
+/// A folder the paths a pipeline file names must stay in, and the check that they do: the
+/// folder a run writes into, for the files it writes; the pipeline file's own folder, for the
+/// files its `file:` devices play.
 ///
 /// A path resolves as the kernel would open it: its deepest existing ancestor with every
 /// symbolic link followed (realpath(3)), then the rest of it, which does not exist yet, as
 /// written; `..` in that rest has no folder to go up from and is refused.
-struct PipelineOutputDirectory {
+struct PipelineFolder {
     /// The folder as given.
     let url: URL
     /// The folder resolved the same way (a `..` in a part that does not exist yet is taken
