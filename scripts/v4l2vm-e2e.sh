@@ -98,6 +98,12 @@ for f in pw-a pw-b; do
   if grep -q 'CRITICAL' "$out/$f.txt"; then echo "$f logged criticals"; exit 1; fi
 done
 echo "both recordings whole, neither interrupted"
+if [ -x .build/debug/CaptureKitPackageTests.xctest ]; then
+  echo "== conformance suite on the PipeWire camera"
+  CAPTUREKIT_CONFORMANCE_KINDS=pipewire-live timeout 300 .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing \
+    --filter 'DeviceConformanceTests' 2>&1 | grep -E '✔|✘|recorded' | sed 's/\x1b\[[0-9;]*m//g' | tee "$out/pw-live.txt"
+  if grep -q '✘' "$out/pw-live.txt" || ! grep -q '✔ Test' "$out/pw-live.txt"; then echo "PipeWire conformance failed"; exit 1; fi
+fi
 PAIR
 chmod +x "$out/pipewire-pair.sh"
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd   # the guest's minimal /dev has none; the session script's redirections need it
@@ -141,7 +147,7 @@ if [ -x .build/debug/CaptureKitPackageTests.xctest ]; then
   echo "== conformance suite on libcamera"
   CAPTUREKIT_CONFORMANCE_KINDS=libcamera-live timeout 300 .build/debug/CaptureKitPackageTests.xctest --testing-library swift-testing \
     --filter 'DeviceConformanceTests' 2>&1 | grep -E '✔|✘|recorded' | sed 's/\x1b\[[0-9;]*m//g' | tee "$out/lc-live.txt"
-  if grep -q '✘' "$out/lc-live.txt"; then echo "libcamera conformance failed"; exit 1; fi
+  if grep -q '✘' "$out/lc-live.txt" || ! grep -q '✔ Test' "$out/lc-live.txt"; then echo "libcamera conformance failed"; exit 1; fi
 fi
 end=$(date +%s.%N)
 echo "v4l2vm e2e ok in $(awk "BEGIN { print $end - $start }") s (inside the guest)"

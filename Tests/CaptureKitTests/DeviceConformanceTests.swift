@@ -7,7 +7,8 @@ import Testing
 /// frame, and each capability as its table declares it (a supported control's setter works, an
 /// unsupported one's throws `unsupported`, naming the device). V4L2 runs on recorded webcams'
 /// control tables here (no camera), and live on vivid in `scripts/v4l2vm-e2e.sh` (`v4l2-live`,
-/// where /dev/video0 exists), as libcamera does on vimc there (`libcamera-live`).
+/// where /dev/video0 exists), as libcamera does on vimc there (`libcamera-live`) and PipeWire on
+/// the node a daemon makes of vivid (`pipewire-live`).
 @Suite("Device conformance", .serialized)
 struct DeviceConformanceTests {
     /// The kinds under test, by name; made fresh by `device(_:)`.
@@ -17,8 +18,9 @@ struct DeviceConformanceTests {
         let all = ["virtual-back", "virtual-front", "microphone", "v4l2:logitech-c920", "v4l2:logitech-c270", "file-video", "file-image",
                    "file-sequence", "screen"] + (FileManager.default.fileExists(atPath: "/dev/video0") ? ["v4l2-live"] : [])
         guard let chosen = ProcessInfo.processInfo.environment["CAPTUREKIT_CONFORMANCE_KINDS"] else { return all }
-        // libcamera's camera exists only where a script loaded vimc (the vivid guest), so only when named.
-        return (all + ["libcamera-live"]).filter(chosen.split(separator: ",").map(String.init).contains)
+        // libcamera's camera exists only where a script loaded vimc, and PipeWire's where a script
+        // started a daemon (both in the vivid guest), so only when named.
+        return (all + ["libcamera-live", "pipewire-live"]).filter(chosen.split(separator: ",").map(String.init).contains)
     }()
 
     /// Devices that can stream here (recorded V4L2 tables cannot).
@@ -61,6 +63,8 @@ struct DeviceConformanceTests {
             return try #require(CaptureDevice(uniqueID: "screen:" + xvfb.name))
         case "libcamera-live":
             return try #require(CaptureDevice.devices(for: .video).first { $0.route == "libcamera" }, "a libcamera camera (vimc)")
+        case "pipewire-live":
+            return try #require(CaptureDevice.devices(for: .video).first { $0.route == "pipewire" }, "a PipeWire camera (vivid's node)")
         case "v4l2-live":
             return try #require(CaptureDevice.devices(for: .video).first { $0.route == "v4l2" }, "a V4L2 camera at /dev/video0")
         case let v4l2 where v4l2.hasPrefix("v4l2:"):
