@@ -9,8 +9,8 @@ import Synchronization
 /// wall time from the first frame to the last, and the process's CPU time per frame over that
 /// span; and start to first frame (`startRunning()` to the delegate's first frame, against
 /// PLAYING to the direct pipeline's first sample). The camera is named by
-/// `CAPTUREKIT_BENCH_CAMERA` (`libcamera:…`, `pipewire:…`); the direct pipeline is the kind's own
-/// source element with the format's caps.
+/// `CAPTUREKIT_BENCH_CAMERA` (`libcamera:…`, `pipewire:…`, a V4L2 node); the direct pipeline is
+/// the kind's own source element with the format's caps.
 ///   in the vivid guest with vimc loaded: CAPTUREKIT_BENCH_CAMERA='libcamera:platform/vimc.0 Sensor B' capture-bench camera
 ///   scripts/pipewire-session.sh -- env CAPTUREKIT_BENCH_CAMERA=pipewire:capturekit-test-camera capture-bench camera
 enum CameraBenchmark {
@@ -63,8 +63,8 @@ enum CameraBenchmark {
         return counter.figures
     }
 
-    /// The source element alone: `libcamerasrc camera-name=…` or `pipewiresrc target-object=…`,
-    /// a capsfilter with the format's size (libcamera: or its alignment), `videoconvert` to I420
+    /// The source element alone: `libcamerasrc camera-name=…`, `v4l2src device=…` or `pipewiresrc target-object=…`,
+    /// a capsfilter with the format's size (libcamera: or its alignment) and pixel format, `videoconvert` to I420
     /// (what the data output is asked for; the cameras give RGB and YUY2), and an appsink.
     static func direct(_ device: CaptureDevice) throws -> (seconds: Double, cpuPerFrameMs: Double) {
         let (pipeline, sink) = try directPipeline(device)
@@ -86,13 +86,17 @@ enum CameraBenchmark {
             source = try Element(factory: "libcamerasrc", name: "src")
             try source.set("camera-name", id)
             caps = "video/x-raw,width=640,height=480;video/x-raw,width=[624,656],height=[464,496]"
+        } else if device.route == "v4l2" {
+            source = try Element(factory: "v4l2src", name: "src")
+            try source.set("device", device.uniqueID)
+            caps = "video/x-raw,width=640,height=480"
         } else {
             source = try Element(factory: "pipewiresrc", name: "src")
             try source.set("target-object", id)
             caps = "video/x-raw,width=640,height=480"
         }
         let filter = try Element(factory: "capsfilter", name: "caps")
-        try filter.set("caps", caps)
+        try filter.set("caps", caps.split(separator: ";").map { $0 + pinned(device.activeFormat.pixelFormat) }.joined(separator: ";"))
         let convert = try Element(factory: "videoconvert", name: "convert")
         let sink = try Element(factory: "appsink", name: "sink")
         try sink.set("sync", "false")
@@ -103,9 +107,22 @@ enum CameraBenchmark {
         return (pipeline, sink)
     }
 
+    /// `,format=…`: the pixel format the session chose (the device's active format once a
+    /// session ran), so that the direct pipeline reads the camera in the same layout and
+    /// converts as much (vivid also offers I420, which needs no conversion to the appsink's
+    /// I420 and was what the direct pipeline negotiated before it was pinned).
+    static func pinned(_ format: PixelFormat) -> String {
+        switch format {
+        case .mjpeg, .h264: ""
+        case .gray8: ",format=GRAY8"
+        case .bgrx: ",format=BGRx"
+        default: ",format=" + format.rawValue.uppercased()
+        }
+    }
+
     static func run() async throws -> [String: Double] {
         guard let reference = ProcessInfo.processInfo.environment["CAPTUREKIT_BENCH_CAMERA"] else {
-            throw BenchFailure(message: "set CAPTUREKIT_BENCH_CAMERA to a libcamera: or pipewire: camera")
+            throw BenchFailure(message: "set CAPTUREKIT_BENCH_CAMERA to a libcamera: or pipewire: camera, or a V4L2 node")
         }
         let device = try CaptureDevice.find(reference)
         var oursRuns: [(Double, Double)] = [], directRuns: [(Double, Double)] = []

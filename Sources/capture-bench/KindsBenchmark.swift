@@ -3,8 +3,10 @@ import Foundation
 import GStreamerSwift
 
 /// Start to first frame for each kind of device this machine has (the virtual camera, a video
-/// file, a still image), against the same source elements built directly on the GStreamer layer
-/// (PLAYING → first buffer at an appsink), in the same run.
+/// file, a still image, the screen of an Xvfb display of its own, the virtual microphone),
+/// against the same source elements built directly on the GStreamer layer (PLAYING → first
+/// buffer at an appsink), in the same run. Cameras behind V4L2, libcamera and PipeWire are
+/// `CameraBenchmark`'s.
 enum KindsBenchmark {
     /// A 640x480 clip and image made by gst-launch-1.0.
     static func files() throws -> (video: URL, image: URL) {
@@ -18,16 +20,51 @@ enum KindsBenchmark {
         return (video, image)
     }
 
-    /// startRunning() → first frame in Swift from `device`, in milliseconds.
+    /// startRunning() → first frame (a microphone: first audio buffer) in Swift from `device`,
+    /// in milliseconds.
     static func ours(_ device: CaptureDevice) throws -> Double {
         let session = CaptureSession()
-        try session.setSessionPreset(.vga640x480)
         try session.addInput(CaptureDeviceInput(device: device))
-        let output = VideoDataOutput()
         let first = StartBenchmark.FirstFrame()
-        output.setSampleBufferDelegate(first, queue: DispatchQueue(label: "bench.kinds"))
-        try session.addOutput(output)
+        if device.hasMediaType(.audio) {
+            let output = AudioDataOutput()
+            output.setSampleBufferDelegate(first, queue: DispatchQueue(label: "bench.kinds"))
+            try session.addOutput(output)
+        } else {
+            try session.setSessionPreset(.vga640x480)
+            let output = VideoDataOutput()
+            output.setSampleBufferDelegate(first, queue: DispatchQueue(label: "bench.kinds"))
+            try session.addOutput(output)
+        }
         return try StartBenchmark.timeFirstFrame(session, first)
+    }
+
+    /// `chain` (a source first) linked in order into an appsink; PLAYING → first buffer, in
+    /// milliseconds.
+    static func direct(_ chain: [(factory: String, properties: [(String, String)])]) throws -> Double {
+        let pipeline = Pipeline(name: "direct-kind")
+        let elements = try chain.enumerated().map { index, part in
+            let element = try Element(factory: part.factory, name: "e\(index)")
+            for (name, value) in part.properties { try element.set(name, value) }
+            return element
+        }
+        let sink = try Element(factory: "appsink", name: "sink")
+        try sink.set("sync", "false")
+        for element in elements + [sink] { pipeline.add(element) }
+        for (upstream, downstream) in zip(elements, elements.dropFirst() + [sink]) { try upstream.link(to: downstream) }
+        return try StartBenchmark.timeFirstSample(pipeline, sink: sink)
+    }
+
+    /// The screen's source as CaptureKit builds it: `ximagesrc` (no damage, with the pointer),
+    /// `videoconvert`, 640x480 BGRx at 30 fps.
+    static func directScreen(_ display: String) throws -> Double {
+        try direct([("ximagesrc", [("display-name", display), ("use-damage", "false"), ("show-pointer", "true")]), ("videoconvert", []),
+                    ("capsfilter", [("caps", "video/x-raw,format=BGRx,width=640,height=480,framerate=30/1")])])
+    }
+
+    /// The virtual microphone's source: a live `audiotestsrc` of silence in 10 ms buffers, 48 kHz stereo S16LE.
+    static func directMicrophone() throws -> Double {
+        try direct([("audiotestsrc", [("is-live", "true"), ("wave", "silence"), ("samplesperbuffer", "480")]), ("capsfilter", [("caps", "audio/x-raw,format=S16LE,rate=48000,channels=2")])])
     }
 
     /// The file camera's source built directly: `filesrc ! decodebin ! videoconvert ! videoscale`,
@@ -59,16 +96,21 @@ enum KindsBenchmark {
         let files = try files()
         let video = try CaptureDevice(fileURL: files.video), image = try CaptureDevice(fileURL: files.image)
         let virtual = try CaptureDevice.find("virtual")
+        let display = try VirtualDisplay(width: 640, height: 480)
+        let screen = try CaptureDevice.find("screen:" + display.name)
+        let microphone = try CaptureDevice.find("virtual:microphone")
         var runs: [String: [Double]] = [:]
         for round in 0..<11 {
             let times = [("virtual_ms", try ours(virtual)), ("virtual_gst_ms", try StartBenchmark.direct()),
                          ("file_video_ms", try ours(video)), ("file_video_gst_ms", try direct(file: files.video, isImage: false)),
-                         ("file_image_ms", try ours(image)), ("file_image_gst_ms", try direct(file: files.image, isImage: true))]
+                         ("file_image_ms", try ours(image)), ("file_image_gst_ms", try direct(file: files.image, isImage: true)),
+                         ("screen_ms", try ours(screen)), ("screen_gst_ms", try directScreen(display.name)),
+                         ("microphone_ms", try ours(microphone)), ("microphone_gst_ms", try directMicrophone())]
             guard round > 0 else { continue }  // the first round warms caches and the registry
             for (name, ms) in times { runs[name, default: []].append(ms) }
         }
         var result = runs.mapValues(Processes.median)
-        for kind in ["virtual", "file_video", "file_image"] {
+        for kind in ["virtual", "file_video", "file_image", "screen", "microphone"] {
             result["\(kind)_ratio"] = result["\(kind)_ms"]! / result["\(kind)_gst_ms"]!
         }
         return result

@@ -7,12 +7,16 @@ import Synchronization
 /// GStreamer layer (PLAYING → first buffer); and a whole `capture snap` process against a cold
 /// one-shot gst-launch still.
 enum StartBenchmark {
-    /// Records when the first frame reaches Swift.
-    final class FirstFrame: VideoDataOutputSampleBufferDelegate {
+    /// Records when the first frame (or audio buffer) reaches Swift.
+    final class FirstFrame: VideoDataOutputSampleBufferDelegate, AudioDataOutputSampleBufferDelegate {
         let arrived = Atomic<UInt64>(0)
         let signal = DispatchSemaphore(value: 0)
 
-        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { note() }
+
+        func captureOutput(_ output: AudioDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { note() }
+
+        private func note() {
             if arrived.compareExchange(expected: 0, desired: DispatchTime.now().uptimeNanoseconds, ordering: .relaxed).exchanged {
                 signal.signal()
             }

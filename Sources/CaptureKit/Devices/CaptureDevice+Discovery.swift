@@ -64,13 +64,7 @@ extension CaptureDevice {
     /// image or a numbered image sequence played as a camera (`init(fileURL:)`). A path opens
     /// that node alone, without discovering other devices.
     public static func find(_ reference: String) throws(CaptureError) -> CaptureDevice {
-        switch reference {
-        case "default": return `default`(for: .video) ?? VirtualCamera.back
-        case "virtual", "virtual-back", VirtualCamera.back.uniqueID: return VirtualCamera.back
-        case "virtual-front", VirtualCamera.front.uniqueID: return VirtualCamera.front
-        case "screen": if let screen = DeviceRegistry.shared.screens().first { return screen }
-        default: if reference.hasPrefix(ScreenDescription.uniqueIDPrefix), let screen = DeviceRegistry.shared.device(uniqueID: reference) { return screen }
-        }
+        if reference == "default" { return `default`(for: .video) ?? VirtualCamera.back }
         if let device = try DeviceRegistry.shared.resolve(reference) { return device }
         if reference.hasPrefix("/"), let device = DeviceRegistry.shared.device(atPath: reference) { return device }
         let all = devices()

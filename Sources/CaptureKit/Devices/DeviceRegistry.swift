@@ -29,30 +29,36 @@ final class DeviceRegistry: Sendable {
     /// monitor shows every provider's devices (libcamera's and PipeWire's providers hide the
     /// v4l2 one, even for cameras they do not serve); the kinds and the dedupe decide.
     private let monitor = Mutex<[(DeviceMonitor, BusWatch?)]?>(nil)
-    /// Screens by uniqueID: one object per display while it answers with the same screen.
-    private let knownScreens = Mutex<[String: CaptureDevice]>([:])
     /// `CaptureDevice.listsVirtualDevices`.
     let listsVirtual = Atomic<Bool>(ProcessInfo.processInfo.environment["CAPTUREKIT_VIRTUAL_DEVICES"] == "1")
 
-    /// Cameras, then screens, then microphones.
+    /// Hardware cameras in the order found, then the cameras and screens the kinds list by
+    /// themselves (the virtual cameras where no hardware camera is connected or when
+    /// `listsVirtual`; the screen of `$DISPLAY`); then hardware microphones, the sound server's
+    /// default first, then in the order found; then the virtual microphone.
     func devices() -> [CaptureDevice] {
-        cameras() + screens() + microphones()
+        listed(defaultsOnly: false)
     }
 
-    /// Hardware cameras in the order found, then the virtual cameras where none is connected or
-    /// when `listsVirtual`.
+    /// The video devices `devices()` lists that may be the default: cameras, not screens.
     func cameras() -> [CaptureDevice] {
-        let cameras = connectedHardware().filter { $0.hasMediaType(.video) }
-        let virtual = cameras.isEmpty || listsVirtual.load(ordering: .relaxed)
-        return cameras + (virtual ? [VirtualCamera.back, VirtualCamera.front] : [])
+        listed(defaultsOnly: true).filter { $0.hasMediaType(.video) }
     }
 
-    /// Hardware microphones, the sound server's default first, then in the order found; then
-    /// the virtual microphone (always).
+    /// The audio devices `devices()` lists.
     func microphones() -> [CaptureDevice] {
-        let hardware = connectedHardware().filter { $0.hasMediaType(.audio) }
+        listed(defaultsOnly: true).filter { $0.hasMediaType(.audio) }
+    }
+
+    private func listed(defaultsOnly: Bool) -> [CaptureDevice] {
+        let hardware = connectedHardware()
+        let cameras = hardware.filter { $0.hasMediaType(.video) }, microphones = hardware.filter { $0.hasMediaType(.audio) }
         let defaults = systemDefaults.withLock { $0 }
-        return hardware.filter { defaults.contains($0.uniqueID) } + hardware.filter { !defaults.contains($0.uniqueID) } + [VirtualMicrophone.device]
+        let listing = DeviceListing(hasHardwareCamera: !cameras.isEmpty, listsVirtual: listsVirtual.load(ordering: .relaxed))
+        let own = DeviceKinds.ownDevices(listing, defaultsOnly: defaultsOnly)
+        return cameras + own.filter { $0.hasMediaType(.video) }
+            + microphones.filter { defaults.contains($0.uniqueID) } + microphones.filter { !defaults.contains($0.uniqueID) }
+            + own.filter { $0.hasMediaType(.audio) }
     }
 
     private func connectedHardware() -> [CaptureDevice] {
@@ -73,45 +79,23 @@ final class DeviceRegistry: Sendable {
         }.map(\.element)
     }
 
-    /// The screen of the display `$DISPLAY` names, when it answers; none where it is unset.
-    func screens() -> [CaptureDevice] {
-        guard let display = ScreenDescription.currentDisplay, let screen = screen(display: display) else { return [] }
-        return [screen]
-    }
-
-    /// The screen of `display`, asked afresh: the device found before while the display answers
-    /// with the same screen, else a new one (the old one disconnected); nil when it does not answer.
-    func screen(display: String) -> CaptureDevice? {
-        let uniqueID = ScreenDescription.uniqueIDPrefix + display
-        let description = display.isEmpty ? nil : ScreenDescription.probe(display: display)
-        return knownScreens.withLock { known in
-            if let description, let existing = known[uniqueID], existing.isConnected, existing.formats == [description.format] {
-                return existing
-            }
-            known[uniqueID]?.setConnected(false)
-            known[uniqueID] = description?.makeDevice()
-            return known[uniqueID]
-        }
-    }
-
     /// The first hardware device for `mediaType`, else the first listed one (a virtual one);
     /// never a screen.
     func defaultDevice(for mediaType: MediaType) -> CaptureDevice? {
-        let candidates = (cameras() + microphones()).filter { $0.hasMediaType(mediaType) }
+        let candidates = listed(defaultsOnly: true).filter { $0.hasMediaType(mediaType) }
         return candidates.first { !$0.backend.isBuiltIn } ?? candidates.first
     }
 
-    /// The device a kind resolves `reference` to (`file:clip.mp4`), kept but not listed: the
+    /// The device a kind resolves `reference` to (`file:clip.mp4`, `virtual`, `screen`): the
     /// same object while connected. Nil when no kind claims the reference.
     func resolve(_ reference: String) throws(CaptureError) -> CaptureDevice? {
         if let named = known.withLock({ $0[reference] }), named.isNamedOnly, named.device.isConnected { return named.device }
-        guard let candidate = try DeviceKinds.resolve(reference) else { return nil }
-        return keep(candidate, namedOnly: true)
+        return try DeviceKinds.device(named: reference, in: self)
     }
 
     /// The device of `candidate`: the one already kept under its uniqueID while connected, else
-    /// a new one, kept.
-    private func keep(_ candidate: DeviceCandidate, namedOnly: Bool) -> CaptureDevice {
+    /// a new one, kept (listed unless `namedOnly`).
+    func keep(_ candidate: DeviceCandidate, namedOnly: Bool) -> CaptureDevice {
         known.withLock { known in
             if let existing = known[candidate.uniqueID]?.device, existing.isConnected { return existing }
             let entry = Entry(device: candidate.make(), sameDevice: candidate.sameDevice, precedence: candidate.precedence, isNamedOnly: namedOnly)
@@ -123,10 +107,6 @@ final class DeviceRegistry: Sendable {
     /// The connected device with that uniqueID, listed or not.
     func device(uniqueID: String) -> CaptureDevice? {
         if let resolved = try? resolve(uniqueID) { return resolved }
-        if uniqueID == VirtualCamera.back.uniqueID { return VirtualCamera.back }
-        if uniqueID == VirtualCamera.front.uniqueID { return VirtualCamera.front }
-        if uniqueID == VirtualMicrophone.uniqueID { return VirtualMicrophone.device }
-        if uniqueID.hasPrefix(ScreenDescription.uniqueIDPrefix) { return screen(display: String(uniqueID.dropFirst(ScreenDescription.uniqueIDPrefix.count))) }
         startMonitoringIfNeeded()
         return known.withLock { $0[uniqueID]?.device }.flatMap { $0.isConnected ? $0 : nil }
     }

@@ -16,8 +16,39 @@ protocol DeviceKind: Sendable {
     /// the reference is not this kind's. Runs on the caller's thread; may read the device.
     /// - Throws: a typed error naming the reference, when it is this kind's but cannot be opened.
     func resolve(_ reference: String) throws(CaptureError) -> DeviceCandidate?
+    /// The device a reference names, kept by `registry` (one object per uniqueID while it is
+    /// connected). By default `resolve(_:)`'s candidate, kept as named only; a kind whose devices
+    /// are its own objects (the virtual devices, screens) returns them itself.
+    func device(named reference: String, in registry: DeviceRegistry) throws(CaptureError) -> CaptureDevice?
+    /// The devices this kind lists by itself rather than from a monitor (the virtual devices,
+    /// the screen of `$DISPLAY`), in order, given what the monitors found. Runs on the caller's
+    /// thread; may probe (a screen opens its display).
+    func ownDevices(_ listing: DeviceListing) -> [CaptureDevice]
+    /// Whether `CaptureDevice.default(for:)` may choose this kind's devices (never a screen).
+    var mayBeDefault: Bool { get }
 }
 
 extension DeviceKind {
+    /// Found only when named or listed by the kind itself, never by a monitor.
+    var monitoredClass: String? { nil }
+
+    func describe(_ found: MonitoredDevice) -> DeviceCandidate? { nil }
+
     func resolve(_ reference: String) throws(CaptureError) -> DeviceCandidate? { nil }
+
+    func device(named reference: String, in registry: DeviceRegistry) throws(CaptureError) -> CaptureDevice? {
+        try resolve(reference).map { registry.keep($0, namedOnly: true) }
+    }
+
+    func ownDevices(_ listing: DeviceListing) -> [CaptureDevice] { [] }
+
+    var mayBeDefault: Bool { true }
+}
+
+/// What the monitors found, for the kinds that list devices of their own.
+struct DeviceListing {
+    /// Whether a hardware camera is connected (the virtual cameras then stand back).
+    var hasHardwareCamera: Bool
+    /// `CaptureDevice.listsVirtualDevices`.
+    var listsVirtual: Bool
 }

@@ -1,5 +1,6 @@
-/// Every kind of device the registry asks, in the order their devices are listed. Adding a
-/// kind is its folder and one line here.
+/// Every kind of device the registry asks, in the order their devices are listed (monitored
+/// devices first, in the order found; then each kind's own). Adding a kind is its folder and
+/// one line here.
 enum DeviceKinds {
     static let all: [any DeviceKind] = [
         V4L2Kind(),
@@ -7,6 +8,9 @@ enum DeviceKinds {
         LibcameraKind(),
         MicrophoneKind(),
         FileKind(),
+        VirtualCameraKind(),
+        ScreenKind(),
+        VirtualMicrophoneKind(),
     ]
 
     /// The kinds whose devices a monitor of `deviceClass` reports.
@@ -14,11 +18,18 @@ enum DeviceKinds {
         all.filter { $0.monitoredClass == deviceClass }
     }
 
-    /// The candidate the first kind resolves `reference` to; nil when no kind claims it.
-    static func resolve(_ reference: String) throws(CaptureError) -> DeviceCandidate? {
+    /// The device the first kind that claims `reference` names, kept by `registry`; nil when
+    /// no kind claims it.
+    static func device(named reference: String, in registry: DeviceRegistry) throws(CaptureError) -> CaptureDevice? {
         for kind in all {
-            if let candidate = try kind.resolve(reference) { return candidate }
+            if let device = try kind.device(named: reference, in: registry) { return device }
         }
         return nil
+    }
+
+    /// The devices the kinds list by themselves, in the kinds' order; only those that may be
+    /// the default when `defaultsOnly`.
+    static func ownDevices(_ listing: DeviceListing, defaultsOnly: Bool) -> [CaptureDevice] {
+        all.filter { !defaultsOnly || $0.mayBeDefault }.flatMap { $0.ownDevices(listing) }
     }
 }

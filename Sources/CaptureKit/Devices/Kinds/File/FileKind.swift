@@ -5,11 +5,8 @@ import GStreamerSwift
 /// `find`, `-d file:PATH` and pipeline files' `device: file:PATH`. Found only when named, never
 /// listed, never the default; the same file is the same device.
 struct FileKind: DeviceKind {
-    let monitoredClass: String? = nil
     /// The prefix of references and uniqueIDs.
     static let scheme = "file:"
-
-    func describe(_ found: MonitoredDevice) -> DeviceCandidate? { nil }
 
     /// `file:PATH`, a relative PATH against the working directory.
     func resolve(_ reference: String) throws(CaptureError) -> DeviceCandidate? {
