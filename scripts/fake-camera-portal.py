@@ -2,7 +2,8 @@
 """A stand-in for xdg-desktop-portal's Camera portal on a private session bus, for the tests:
 org.freedesktop.portal.Desktop at /org/freedesktop/portal/desktop with the Camera interface's
 AccessCamera (answering each Request with PORTAL_ANSWER: 0 granted, 1 cancelled, 2 ended),
-OpenPipeWireRemote (a connection to $PIPEWIRE_SOCKET when set, else one end of a socket pair)
+OpenPipeWireRemote (a connection to $PIPEWIRE_SOCKET when set, else one end of a socket pair whose
+other end is closed)
 and IsCameraPresent. Prints "ready" once it owns the name. Run it under the bus it serves:
 DBUS_SESSION_BUS_ADDRESS=... PORTAL_ANSWER=0 scripts/fake-camera-portal.py"""
 import os
@@ -47,8 +48,10 @@ class Portal(dbus.service.Object):
             connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             connection.connect(target)
         else:
+            # No daemon behind it: the other end is closed, so a client sees the connection end
+            # at once instead of waiting for an answer.
             connection, other = socket.socketpair()
-            kept.append(other)
+            other.close()
         kept.append(connection)
         print("OpenPipeWireRemote: fd %d" % connection.fileno(), flush=True)
         return dbus.types.UnixFd(connection.fileno())

@@ -107,6 +107,25 @@ public final class DeviceMonitor: Sendable {
         return result
     }
 
+    /// Sets a property of the device provider `provider` (a factory name, e.g.
+    /// "pipewiredeviceprovider") from its textual form, for every monitor made after it:
+    /// providers are one object per factory, which each monitor starts when it starts. False
+    /// when no such provider is installed or it has no such property, or the value does not
+    /// convert.
+    @discardableResult
+    public static func setProviderProperty(_ property: String, _ value: String, onProvider provider: String) -> Bool {
+        GStreamer.initialize()
+        guard let instance = gst_device_provider_factory_get_by_name(provider) else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(instance)) }
+        guard let spec = ck_object_find_property(UnsafeMutableRawPointer(instance), property) else { return false }
+        var gvalue = GValue()
+        g_value_init(&gvalue, spec.pointee.value_type)
+        defer { g_value_unset(&gvalue) }
+        guard gst_value_deserialize(&gvalue, value) != 0 else { return false }
+        instance.withMemoryRebound(to: GObject.self, capacity: 1) { g_object_set_property($0, property, &gvalue) }
+        return true
+    }
+
     /// Starts monitoring. Hot-plug arrives as `.deviceAdded` / `.deviceRemoved` on the
     /// returned watch's thread; keep the watch alive as long as you want events.
     public func start(handler: @escaping @Sendable (BusMessage) -> Void) -> BusWatch? {

@@ -25,11 +25,14 @@ struct CameraPortalTests {
         return (bus, address)
     }
 
-    /// A private bus with the fake portal answering `answer` on it; the portal state reset around.
-    static func withPortal(answering answer: Int, _ body: (String) async throws -> Void) async throws {
+    /// A private bus with the fake portal answering `answer` on it (its PipeWire connection goes
+    /// to `pipeWireSocket` when given); the portal state reset around.
+    static func withPortal(answering answer: Int, pipeWireSocket: String? = nil, _ body: (String) async throws -> Void) async throws {
         let (bus, address) = try await startBus()
         defer { bus.kill() }
-        let portal = try BackgroundProcess("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=\(address)", "PORTAL_ANSWER=\(answer)", "/usr/bin/python3", script])
+        let socket = pipeWireSocket.map { ["PIPEWIRE_SOCKET=\($0)"] } ?? []
+        let portal = try BackgroundProcess("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=\(address)", "PORTAL_ANSWER=\(answer)"] + socket
+                                               + ["/usr/bin/python3", script])
         defer { portal.kill() }
         for _ in 0..<100 where !portal.output.contains("ready") { try await Task.sleep(for: .milliseconds(50)) }
         try #require(portal.output.contains("ready"), "the fake portal did not start: \(portal.output)")
@@ -42,10 +45,51 @@ struct CameraPortalTests {
     static func reset(override: String?) {
         CameraPortal.override.withLock { $0 = override }
         CameraPortal.answer.withLock { $0 = nil }
-        CameraPortal.remote.withLock { fd in
+        let hadRemote = CameraPortal.remote.withLock { fd in
+            defer { fd = nil }
             if let fd { close(fd) }
-            fd = nil
+            return fd != nil
         }
+        // The PipeWire provider connects as before the grant; what it found through the
+        // portal's connection is gone.
+        if hadRemote { DeviceRegistry.shared.restartMonitoring() }
+    }
+
+    @Test("sandboxed (no PipeWire socket of its own), a granted process lists the PipeWire camera through the portal's connection and reads frames from it")
+    func sandboxedListing() async throws {
+        // A PipeWire daemon with a camera node that only the portal leads to: its socket is in a
+        // runtime folder of its own, not this process's.
+        let session = try BackgroundProcess(PipeWireSession.script, ["--", "/bin/sh", "-c",
+                                                                     "echo \"$XDG_RUNTIME_DIR\"; echo $$ > \"$XDG_RUNTIME_DIR/inner.pid\"; exec sleep 60"])
+        var runtime = ""
+        for _ in 0..<200 where runtime.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+            runtime = session.output.split(separator: "\n").first.map(String.init) ?? ""
+        }
+        try #require(!runtime.isEmpty, "the PipeWire session did not start: \(session.output)")
+        defer { PipeWireSession.end(runtime: runtime, session) }
+        let camera = "pipewire:capturekit-test-camera"
+        #expect(!CaptureDevice.devices(for: .video).contains { $0.uniqueID == camera }, "reachable before the grant")
+        try await Self.withPortal(answering: 0, pipeWireSocket: runtime + "/pipewire-0") { _ async throws in
+            #expect(try await CaptureDevice.requestAccess(for: .video))
+            var device: CaptureDevice?
+            for _ in 0..<100 where device == nil {
+                device = CaptureDevice.devices(for: .video).first { $0.uniqueID == camera }
+                if device == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            let found = try #require(device, "not listed through the portal's connection: \(CaptureDevice.devices(for: .video).map(\.uniqueID))")
+            #expect(found.route == "pipewire")
+            let session = CaptureSession()
+            try session.addInput(CaptureDeviceInput(device: found))
+            let output = VideoDataOutput()
+            let frames = FrameCounter()
+            output.setSampleBufferDelegate(frames, queue: DispatchQueue(label: "portal.frames"))
+            try session.addOutput(output)
+            try await session.startRunning()
+            defer { session.stopRunning() }
+            #expect(await frames.waitFor(5, seconds: 10), "\(frames.count) frames through the portal's connection")
+        }
+        #expect(!CaptureDevice.devices(for: .video).contains { $0.uniqueID == camera }, "still listed once the portal's connection closed")
     }
 
     @Test("a granted request: notDetermined, then authorized, and PipeWire sources read through the connection the portal handed over")

@@ -149,7 +149,7 @@ struct LiveRuntimeTests {
         try await test.session.startRunning()
         defer { test.session.stopRunning() }
         try await log.waitForFrames(3)
-        let sensor = try #require(test.session.runtime?.live.withLock { $0.sources["input0"]?.sensor })
+        let sensor = try #require(test.session.runtime?.live.withLock { $0.sources["input0"]?.painter } as? VirtualCameraSensor)
         try device.lockForConfiguration()
         try device.ramp(toVideoZoomFactor: 4, withRate: 1)
         device.unlockForConfiguration()
@@ -161,7 +161,7 @@ struct LiveRuntimeTests {
         try await Task.sleep(for: .milliseconds(200))
         try test.session.removeOutput(still)
         #expect(device.videoZoomFactor > midway)
-        #expect(test.session.runtime?.live.withLock { $0.sources["input0"]?.sensor } === sensor)
+        #expect(test.session.runtime?.live.withLock { $0.sources["input0"]?.painter } as? VirtualCameraSensor === sensor)
         #expect(sensor.frameCount >= log.count - 1)
         try device.lockForConfiguration()
         try device.cancelVideoZoomRamp()

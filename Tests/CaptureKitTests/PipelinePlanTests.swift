@@ -49,7 +49,7 @@ struct PipelinePlanTests {
             video/x-raw, format=(string)YUY2, width=(int)1280, height=(int)720, framerate=(fraction)[ 1/1, 10/1 ]; \
             video/x-raw(memory:DMABuf), format=(string)NV12, width=(int)640, height=(int)480, framerate=(fraction)30/1
             """)
-        let formats = V4L2DeviceDescription.formats(from: caps)
+        let formats = CaptureDevice.Format.formats(from: caps)
         #expect(formats.count == 3)
         #expect(formats[0] == .init(pixelFormat: .yuy2, width: 640, height: 480, videoSupportedFrameRateRanges: [
             .init(minFrameRate: 30, maxFrameRate: 30), .init(minFrameRate: 15, maxFrameRate: 15),

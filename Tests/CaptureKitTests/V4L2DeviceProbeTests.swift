@@ -30,7 +30,7 @@ struct V4L2DeviceProbeTests {
                                                                    caps: Self.yuyv, byIDDirectory: "/nonexistent"))
         #expect(description.uniqueID == "/dev/video0" && description.modelID == "vivid vivid")
         #expect(description.name == "vivid" && description.manufacturer == "vivid")
-        #expect(description.formats.map(\.description) == V4L2DeviceDescription.formats(from: Self.yuyv).map(\.description))
+        #expect(description.formats.map(\.description) == CaptureDevice.Format.formats(from: Self.yuyv).map(\.description))
         #expect(capability.isCamera)
     }
 

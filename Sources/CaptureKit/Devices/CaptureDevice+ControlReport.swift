@@ -42,9 +42,7 @@ extension CaptureDevice {
                                            supported: isExposurePointOfInterestSupported),
             v4l2Controls: nil
         )
-        if let table = try backend.rawControlTable() {
-            report.v4l2Controls = table.controls.map(ControlReport.V4L2Control.init)
-        }
+        report.v4l2Controls = try backend.rawControls()?.report
         return report
     }
 }

@@ -13,28 +13,12 @@ extension CaptureDevice {
         public var provider: String
     }
 
-    /// Every control of the device with its current mode, value and range. V4L2 cameras list
-    /// the seed capabilities as their controls map (SPEC.md) followed by their raw V4L2 controls,
-    /// read by ioctl. Microphones have none of these: they throw `mediaTypeNotSupported`.
+    /// Every control of the device with its current mode, value and range. Devices with controls
+    /// of their own list them as their backend reads them (V4L2 cameras: the seed capabilities
+    /// as their controls map (SPEC.md), then their raw V4L2 controls, read by ioctl). Microphones have none of these: they throw `mediaTypeNotSupported`.
     public func controls() throws(CaptureError) -> [ControlDescription] {
         guard backend.mediaType == .video else { throw .mediaTypeNotSupported(device: uniqueID, mediaType: .video) }
-        if let table = try backend.rawControlTable() {
-            let mapping = V4L2ControlMapping(table)
-            let capabilities = V4L2ControlMapping.Capability.allCases.map { capability -> ControlDescription in
-                let support = mapping[capability]
-                let provider = switch support {
-                case .device: "device"
-                case .software: "software"
-                case .unsupported: "unsupported"
-                }
-                return ControlDescription(name: capability.rawValue, mode: nil, value: support.description, range: nil, provider: provider)
-            }
-            let raw = table.controls.filter { $0.type != .ctrlClass }.map { control in
-                ControlDescription(name: control.name, mode: nil, value: control.value.map(String.init) ?? "-",
-                                   range: control.type == .bool ? "0…1" : "\(control.minimum)…\(control.maximum)", provider: "v4l2")
-            }
-            return capabilities + raw
-        }
+        if let raw = try backend.rawControls() { return raw.descriptions }
         return virtualControls()
     }
 

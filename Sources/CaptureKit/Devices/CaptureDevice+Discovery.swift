@@ -64,9 +64,8 @@ extension CaptureDevice {
     /// image or a numbered image sequence played as a camera (`init(fileURL:)`). A path opens
     /// that node alone, without discovering other devices.
     public static func find(_ reference: String) throws(CaptureError) -> CaptureDevice {
-        if reference == "default" { return `default`(for: .video) ?? VirtualCamera.back }
+        if reference == "default", let device = `default`(for: .video) { return device }
         if let device = try DeviceRegistry.shared.resolve(reference) { return device }
-        if reference.hasPrefix("/"), let device = DeviceRegistry.shared.device(atPath: reference) { return device }
         let all = devices()
         if let index = Int(reference), all.indices.contains(index) { return all[index] }
         if let match = all.first(where: { $0.uniqueID == reference || $0.localizedName == reference }) { return match }

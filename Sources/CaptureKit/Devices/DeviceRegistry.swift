@@ -106,44 +106,70 @@ final class DeviceRegistry: Sendable {
 
     /// The connected device with that uniqueID, listed or not.
     func device(uniqueID: String) -> CaptureDevice? {
-        if let resolved = try? resolve(uniqueID) { return resolved }
+        if let resolved = try? resolve(uniqueID), resolved.isConnected { return resolved }
         startMonitoringIfNeeded()
         return known.withLock { $0[uniqueID]?.device }.flatMap { $0.isConnected ? $0 : nil }
     }
 
-    /// The camera whose V4L2 node is `path` (or a link to it). Before any listing, the node is
-    /// described alone (`V4L2DeviceProbe`) instead of starting a monitor that probes every device;
-    /// the device joins the registry, so later listings and hot-plug events give the same object.
-    /// Nil when no such camera is known or the node is not one (the caller then lists devices).
-    func device(atPath path: String) -> CaptureDevice? {
-        let node = realPath(path) ?? path
-        if let known = knownDevice(atNode: node) { return known }
-        guard monitor.withLock({ $0 == nil }), let candidate = V4L2DeviceProbe.describe(path: node)?.candidate else { return nil }
-        return keep(candidate, namedOnly: false)
-    }
-
-    private func knownDevice(atNode node: String) -> CaptureDevice? {
+    /// The device kept with physical key `key` at `precedence` (a V4L2 node's direct route),
+    /// connected or not.
+    func knownDevice(sharing key: PhysicalKey, precedence: Int) -> CaptureDevice? {
         known.withLock { known in
-            known.values.first { $0.precedence == DevicePrecedence.v4l2 && $0.sameDevice.contains(.v4l2Node(node)) }?.device
+            known.values.first { $0.precedence == precedence && $0.sameDevice.contains(key) }?.device
         }
     }
+
+    /// Whether the device monitors have started (a listing or a hot-plug watch has run).
+    var isMonitoring: Bool { monitor.withLock { $0 != nil } }
 
     private func startMonitoringIfNeeded() {
         monitor.withLock { slot in
             guard slot == nil else { return }
-            // libcamera's provider logs every camera manager start at INFO on stderr; keep its
-            // warnings and errors unless the user chose levels.
-            setenv("LIBCAMERA_LOG_LEVELS", "*:WARN", 0)
-            slot = [(deviceClass: "Video/Source", showAll: true), ("Audio/Source", false)].map { kind in
-                let deviceMonitor = DeviceMonitor(deviceClass: kind.deviceClass, showAll: kind.showAll)
-                let kinds = DeviceKinds.monitoring(kind.deviceClass)
-                for found in deviceMonitor.devices() { _ = register(found, kinds: kinds) }
-                let watch = deviceMonitor.start { [weak self] message in
-                    self?.handle(message, kinds: kinds)
-                }
-                return (deviceMonitor, watch)
-            }
+            _ = startMonitors(into: &slot)
         }
+    }
+
+    /// Starts the monitors into `slot` (none running); returns the uniqueIDs they found.
+    private func startMonitors(into slot: inout [(DeviceMonitor, BusWatch?)]?) -> Set<String> {
+        // libcamera's provider logs every camera manager start at INFO on stderr; keep its
+        // warnings and errors unless the user chose levels.
+        setenv("LIBCAMERA_LOG_LEVELS", "*:WARN", 0)
+        for kind in DeviceKinds.all { kind.prepareMonitoring() }
+        var found: Set<String> = []
+        slot = [(deviceClass: "Video/Source", showAll: true), ("Audio/Source", false)].map { kind in
+            let deviceMonitor = DeviceMonitor(deviceClass: kind.deviceClass, showAll: kind.showAll)
+            let kinds = DeviceKinds.monitoring(kind.deviceClass)
+            for device in deviceMonitor.devices() {
+                if let registered = register(device, kinds: kinds) { found.insert(registered.uniqueID) }
+            }
+            let watch = deviceMonitor.start { [weak self] message in
+                self?.handle(message, kinds: kinds)
+            }
+            return (deviceMonitor, watch)
+        }
+        return found
+    }
+
+    /// Starts the device monitors again where they run, after what a kind connects through
+    /// changed (the camera portal handed over a PipeWire connection). Devices reported again
+    /// stay the same objects; connected ones no longer reported are disconnected, with
+    /// `wasDisconnectedNotification`, and new ones are posted as connected.
+    func restartMonitoring() {
+        let (gone, added): ([CaptureDevice], [CaptureDevice]) = monitor.withLock { slot in
+            guard slot != nil else { return ([], []) }
+            // The old monitors stop before the new ones start: providers are shared, and one
+            // already started would not start again with what changed.
+            for (_, watch) in slot ?? [] { watch?.stop() }
+            slot = nil
+            let before = Set(known.withLock { $0.filter { !$0.value.isNamedOnly && $0.value.device.isConnected }.keys })
+            let found = startMonitors(into: &slot)
+            let gone = known.withLock { known in before.subtracting(found).compactMap { known[$0]?.device } }
+            for device in gone { device.setConnected(false) }
+            let added = known.withLock { known in found.subtracting(before).compactMap { known[$0]?.device } }
+            return (gone, added)
+        }
+        for device in gone { CaptureDevice.post(CaptureDevice.wasDisconnectedNotification, for: device) }
+        for device in added { CaptureDevice.post(CaptureDevice.wasConnectedNotification, for: device) }
     }
 
     private func handle(_ message: BusMessage, kinds: [any DeviceKind]) {

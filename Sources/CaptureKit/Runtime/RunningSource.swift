@@ -1,21 +1,21 @@
 import GStreamerSwift
 
 /// A source in the running pipeline: the bin of elements before its tee, and the per-source
-/// state that lives as long as it does (the virtual camera's sensor, the auto-control loop,
+/// state that lives as long as it does (a painter such as the virtual camera's sensor, the auto-control loop,
 /// the subject-area monitor). Branches come and go without touching it.
 struct RunningSource: Sendable {
     let plan: PipelinePlan.Source
     let input: SessionGraph.Input
     let bin: Bin
     let tee: Element
-    let sensor: VirtualCameraSensor?
+    let painter: (any FramePainter)?
     /// What the device's control changes are handed to while the source runs.
     let controls: SourceControls
     /// Out of the pipeline while its device is gone or busy; its tee and branches stay.
     var isSuspended = false
 
     /// Builds the source bin for `plan` (without its tee) with a ghost `src` pad, and installs
-    /// the per-source probes: the virtual sensor paints at the caps filter, the auto-control
+    /// the per-source probes: a painter (the virtual sensor) paints at the caps filter, the auto-control
     /// loop and the subject-area monitor meter what leaves the bin.
     static func make(_ plan: PipelinePlan.Source, input: SessionGraph.Input, tee: Element) throws(CaptureError) -> RunningSource {
         let head = plan.head
@@ -23,7 +23,7 @@ struct RunningSource: Sendable {
                                   links: PipelinePlan.Link.chain(head))
         let format = input.format
         let device = input.device
-        var sensor: VirtualCameraSensor?
+        var painter: (any FramePainter)?
         do throws(GStreamerError) {
             let exit = try bin.element(named: head[head.count - 1].name).staticPad("src")
             let ghost = try bin.addGhostPad(name: "src", target: exit)
@@ -32,20 +32,20 @@ struct RunningSource: Sendable {
                 // through, it would end every branch and then the session.
                 ghost.addProbe(.eventDownstream) { _, data in data == .event(.endOfStream) ? .drop : .ok }
             }
-            sensor = try device.backend.prepare(bin, prefix: plan.key, device: device, format: format)
+            painter = try device.backend.prepare(bin, prefix: plan.key, device: device, format: format)
             if plan.mediaType == .video, format.pixelFormat.gstFormat != nil {
                 // The auto-control loop meters every camera's frames (not the benchmarks' test
                 // pattern): the virtual sensor's before it draws the moving square, others' as they leave.
                 let loop = device.capabilities.metersFrames ? AutoControlLoop(
                     device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat,
-                    targetLuma: sensor?.targetLuma(pixelFormat: format.pixelFormat) ?? AutoControlLoop.middleGray) : nil
-                if let sensor {
-                    sensor.install(on: try bin.element(named: "\(plan.key)_caps").staticPad("src"), loop: loop,
+                    targetLuma: painter?.targetLuma(pixelFormat: format.pixelFormat) ?? AutoControlLoop.middleGray) : nil
+                if let painter {
+                    painter.install(on: try bin.element(named: "\(plan.key)_caps").staticPad("src"), loop: loop,
                                    source: try bin.element(named: "\(plan.key)_src"))
                 }
                 let monitor = SubjectAreaMonitor(device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat)
-                let exitLoop = sensor == nil ? loop : nil
-                let paints = sensor != nil
+                let exitLoop = painter == nil ? loop : nil
+                let paints = painter != nil
                 ghost.addBufferProbe { buffer in
                     let time = buffer.presentationTime.map { CaptureTime(nanoseconds: $0) }
                     if !paints, let time { device.advanceZoomRamp(at: time) }
@@ -63,7 +63,7 @@ struct RunningSource: Sendable {
         let controls = SourceControls(source: try? bin.element(named: "\(plan.key)_src"), crop: try? bin.element(named: "\(plan.key)_crop"),
                                       backend: device.backend)
         if plan.mediaType == .video, device.completesByMetering { device.setRunningSource(controls) }
-        return RunningSource(plan: plan, input: input, bin: bin, tee: tee, sensor: sensor, controls: controls)
+        return RunningSource(plan: plan, input: input, bin: bin, tee: tee, painter: painter, controls: controls)
     }
 }
 

@@ -32,15 +32,16 @@ protocol DeviceBackend: Sendable {
     func accessProblem() -> CaptureError?
     /// Whether the device has raw V4L2 controls (`setV4L2Control`, `controls()`).
     var hasRawControls: Bool { get }
-    /// The device's raw V4L2 controls, read now; nil where it has none.
-    func rawControlTable() throws(CaptureError) -> V4L2ControlTable?
+    /// The device's own controls, read now, as `controls()` and the control report show
+    /// them; nil where it has none (`controls()` then lists CaptureKit's view of the device).
+    func rawControls() throws(CaptureError) -> RawControls?
     /// Sets control values (`CaptureDevice.writeSourceControls`) on the running source element.
     func write(_ controls: [(name: String, value: String)], to source: Element) throws(GStreamerError)
     /// The elements before the source's tee for `format`, named `prefix_…`.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element]
     /// Installs what a source of this device needs on its bin before it runs (the virtual
-    /// sensor and its faults, the virtual microphone's signal); returns the sensor, if any.
-    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor?
+    /// sensor and its faults, the virtual microphone's signal); returns the painter of its frames, if it paints them.
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)?
 }
 
 extension DeviceBackend {
@@ -52,10 +53,10 @@ extension DeviceBackend {
     var initialExposure: ExposureState? { nil }
     func accessProblem() -> CaptureError? { nil }
     var hasRawControls: Bool { false }
-    func rawControlTable() throws(CaptureError) -> V4L2ControlTable? { nil }
+    func rawControls() throws(CaptureError) -> RawControls? { nil }
     /// Each control as a property of the element.
     func write(_ controls: [(name: String, value: String)], to source: Element) throws(GStreamerError) {
         for (name, value) in controls { try source.set(name, value) }
     }
-    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? { nil }
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? { nil }
 }

@@ -26,6 +26,10 @@ protocol DeviceKind: Sendable {
     func ownDevices(_ listing: DeviceListing) -> [CaptureDevice]
     /// Whether `CaptureDevice.default(for:)` may choose this kind's devices (never a screen).
     var mayBeDefault: Bool { get }
+    /// Sets up what the device monitors need before they start, or start again (PipeWire: the
+    /// connection the camera portal handed over, for its device provider). Runs on the caller's
+    /// thread, with no monitor running.
+    func prepareMonitoring()
 }
 
 extension DeviceKind {
@@ -43,6 +47,8 @@ extension DeviceKind {
     func ownDevices(_ listing: DeviceListing) -> [CaptureDevice] { [] }
 
     var mayBeDefault: Bool { true }
+
+    func prepareMonitoring() {}
 }
 
 /// What the monitors found, for the kinds that list devices of their own.

@@ -37,7 +37,7 @@ struct FileBackend: DeviceBackend {
 
     /// A video restarts at its end; one that cannot seek stops there, and the log says so. A
     /// sequence loops by itself; its timestamps still start at the running time it joins at.
-    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
         guard !file.isImage || file.firstIndex != nil else { return nil }
         let path = file.path
         _ = StreamLoop(on: try bin.element(named: "\(prefix)_fileconvert").staticPad("sink")) { restarts in

@@ -52,7 +52,7 @@ struct LibcameraBackend: DeviceBackend {
     /// manager (a `SampleBuffer` kept past `stopRunning()`; libcamera bug 211, fixed in 0.3).
     /// Frames from those versions are therefore copied out at the source, which returns every
     /// buffer to libcamera at once.
-    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
         let source = try bin.element(named: "\(prefix)_src")
         let version = source.pluginVersion
         if Self.holdsBuffersUnsafely(version: version) {

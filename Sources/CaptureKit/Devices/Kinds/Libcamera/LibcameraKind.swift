@@ -16,7 +16,7 @@ struct LibcameraKind: DeviceKind {
         guard found.typeName == "GstLibcameraDevice" else { return nil }
         let id = found.displayName
         guard !id.isEmpty, !Self.isUSB(id) else { return nil }
-        let formats = V4L2DeviceDescription.formats(from: found.caps, unstatedFrameRates: Self.frameRates)
+        let formats = CaptureDevice.Format.formats(from: found.caps, unstatedFrameRates: Self.frameRates)
             .filter { $0.pixelFormat.gstFormat != nil }
         guard !formats.isEmpty else { return nil }
         let uniqueID = "libcamera:" + id

@@ -7,7 +7,23 @@ struct MicrophoneBackend: DeviceBackend {
     /// The sound server or API: "pulse", "alsa", "pipewire".
     var route: String { MicrophoneDescription.api(of: factory) }
 
+    /// The element as `prefix_src` with the device's properties ! `audioconvert` `prefix_convert`
+    /// ! `audioresample` `prefix_resample` (so a format the device offers only through its
+    /// server's conversion still arrives exactly; both pass through when the device sends the
+    /// format) ! `capsfilter` `prefix_caps`. PulseAudio and ALSA sources get
+    /// `provide-clock=false`: the pipeline keeps the system clock, so a microphone added or
+    /// removed while running never takes the pipeline's clock with it.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        AudioSource.microphoneChain(prefix: prefix, factory: factory, properties: properties, device: device, format: format)
+        guard let audio = format.audioFormat ?? device.activeFormat.audioFormat else { return [] }
+        var settings = properties.sorted { $0.key < $1.key }.map { PipelinePlan.Property($0.key, $0.value) }
+        if ["pulsesrc", "alsasrc"].contains(factory) && properties["provide-clock"] == nil {
+            settings.append(.init("provide-clock", "false"))
+        }
+        return [
+            .init(factory, name: "\(prefix)_src", settings),
+            .init("audioconvert", name: "\(prefix)_convert"),
+            .init("audioresample", name: "\(prefix)_resample"),
+            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", audio.caps)]),
+        ]
     }
 }

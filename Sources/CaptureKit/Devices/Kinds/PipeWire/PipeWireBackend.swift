@@ -28,7 +28,7 @@ struct PipeWireBackend: DeviceBackend {
     /// The converters absorb a downstream change of caps (a branch added, a format switched);
     /// a RECONFIGURE reaching `pipewiresrc` would make it renegotiate the PipeWire stream, which
     /// PipeWire 0.3's element does by freeing buffers still in use downstream.
-    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
         try bin.element(named: "\(prefix)_pwconvert").staticPad("sink").addProbe(.eventUpstream) { _, data in
             data == .event(.reconfigure) ? .drop : .ok
         }

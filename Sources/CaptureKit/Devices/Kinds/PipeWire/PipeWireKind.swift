@@ -8,9 +8,16 @@ import GStreamerSwift
 struct PipeWireKind: DeviceKind {
     let monitoredClass: String? = "Video/Source"
 
+    /// GStreamer's PipeWire provider connects through the connection the camera portal handed
+    /// over, where it did (a sandbox has no daemon socket of its own), else to the default daemon.
+    func prepareMonitoring() {
+        let remote = CameraPortal.remote.withLock { $0 }
+        DeviceMonitor.setProviderProperty("fd", remote.map(String.init) ?? "-1", onProvider: "pipewiredeviceprovider")
+    }
+
     func describe(_ found: MonitoredDevice) -> DeviceCandidate? {
         guard found.typeName == "GstPipeWireDevice", let node = found.text("node.name") else { return nil }
-        let formats = V4L2DeviceDescription.formats(from: found.caps).filter { $0.pixelFormat.gstFormat != nil || $0.pixelFormat == .mjpeg }
+        let formats = CaptureDevice.Format.formats(from: found.caps).filter { $0.pixelFormat.gstFormat != nil || $0.pixelFormat == .mjpeg }
         guard !formats.isEmpty else { return nil }
         var keys: Set<PhysicalKey> = []
         if let path = found.text("api.v4l2.path") { keys.insert(.v4l2Node(realPath(path) ?? path)) }

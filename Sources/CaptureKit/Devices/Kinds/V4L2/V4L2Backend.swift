@@ -41,12 +41,29 @@ struct V4L2Backend: DeviceBackend {
 
     var hasRawControls: Bool { true }
 
-    func rawControlTable() throws(CaptureError) -> V4L2ControlTable? {
+    /// The seed capabilities as the controls map them, then every raw control, read by ioctl now.
+    func rawControls() throws(CaptureError) -> RawControls? {
+        let table: V4L2ControlTable
         do {
-            return try V4L2ControlTable.query(deviceAt: path)
+            table = try V4L2ControlTable.query(deviceAt: path)
         } catch {
             throw .accessDenied(device: path, reason: error.description)
         }
+        let mapping = V4L2ControlMapping(table)
+        let capabilities = V4L2ControlMapping.Capability.allCases.map { capability -> CaptureDevice.ControlDescription in
+            let support = mapping[capability]
+            let provider = switch support {
+            case .device: "device"
+            case .software: "software"
+            case .unsupported: "unsupported"
+            }
+            return CaptureDevice.ControlDescription(name: capability.rawValue, mode: nil, value: support.description, range: nil, provider: provider)
+        }
+        let raw = table.controls.filter { $0.type != .ctrlClass }.map { control in
+            CaptureDevice.ControlDescription(name: control.name, mode: nil, value: control.value.map(String.init) ?? "-",
+                                             range: control.type == .bool ? "0…1" : "\(control.minimum)…\(control.maximum)", provider: "v4l2")
+        }
+        return RawControls(descriptions: capabilities + raw, report: table.controls.map(ControlReport.V4L2Control.init))
     }
 
     /// All the controls in one `extra-controls` structure, which v4l2src writes at once.

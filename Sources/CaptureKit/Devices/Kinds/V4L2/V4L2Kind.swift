@@ -17,6 +17,19 @@ struct V4L2Kind: DeviceKind {
         }
         return V4L2DeviceDescription(found, byIDDirectory: byIDDirectory)?.candidate
     }
+
+    /// A path (`/dev/video0`, a by-id link) opens that node: the camera already known at it, or,
+    /// before any listing, the node described alone (`V4L2DeviceProbe`) instead of starting a
+    /// monitor that probes every device; the device joins the registry, so later listings and
+    /// hot-plug events give the same object. Nil for other references and for a node that is
+    /// not a camera (the caller then lists devices).
+    func device(named reference: String, in registry: DeviceRegistry) -> CaptureDevice? {
+        guard reference.hasPrefix("/") else { return nil }
+        let node = realPath(reference) ?? reference
+        if let known = registry.knownDevice(sharing: .v4l2Node(node), precedence: DevicePrecedence.v4l2) { return known }
+        guard !registry.isMonitoring, let candidate = V4L2DeviceProbe.describe(path: node)?.candidate else { return nil }
+        return registry.keep(candidate, namedOnly: false)
+    }
 }
 
 extension V4L2DeviceDescription {

@@ -41,7 +41,7 @@ struct VirtualCameraBackend: DeviceBackend {
     }
 
     /// The sensor paints at the caps filter; injected faults fail the source element.
-    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
         let source = try bin.element(named: "\(prefix)_src")
         device.installFaults(on: try source.staticPad("src"), element: source)
         return VirtualCameraSensor(device: device, width: format.width, height: format.height)

@@ -13,7 +13,7 @@ import Synchronization
 /// it copies the rendered scene into the buffer in place, with noise growing with ISO, and draws
 /// the moving square. The auto modes are not here: `AutoControlLoop` meters each painted frame
 /// (before the square is drawn, so that they settle on a still scene) and changes the settings.
-final class VirtualCameraSensor: Sendable {
+final class VirtualCameraSensor: FramePainter {
     let scene: VirtualScene
     let device: CaptureDevice?
     private let frames = Atomic<Int>(0)

@@ -20,6 +20,6 @@ enum VirtualMicrophone {
     static let device = CaptureDevice(uniqueID: uniqueID, modelID: "capturekit:virtual-microphone",
                                       localizedName: "CaptureKit Virtual Microphone", manufacturer: manufacturer,
                                       position: .unspecified, formats: formats,
-                                      activeFormat: MicrophoneDescription.preferredFormat(among: formats)!,
+                                      activeFormat: CaptureDevice.Format(audioFormat: AudioFormat(sampleRate: 48000, channelCount: 2, sampleFormat: .s16le)),
                                       backend: VirtualMicrophoneBackend())
 }

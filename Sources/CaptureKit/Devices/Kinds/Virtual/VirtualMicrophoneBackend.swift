@@ -6,11 +6,23 @@ struct VirtualMicrophoneBackend: DeviceBackend {
     var route: String { "virtual" }
     var isBuiltIn: Bool { true }
 
+    /// How long each buffer lasts: 10 ms (`samplesperbuffer` is a hundredth of the rate).
+    static let buffersPerSecond = 100
+
+    /// `audiotestsrc` `prefix_src` (live, silence, 10 ms buffers; `prepare` installs
+    /// `VirtualMicrophoneSignal` on its src pad) ! `capsfilter` `prefix_caps`.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        AudioSource.virtualChain(prefix: prefix, device: device, format: format)
+        guard let audio = format.audioFormat ?? device.activeFormat.audioFormat else { return [] }
+        return [
+            .init("audiotestsrc", name: "\(prefix)_src", [
+                .init("is-live", "true"), .init("wave", "silence"),
+                .init("samplesperbuffer", String(max(1, audio.sampleRate / Self.buffersPerSecond))),
+            ]),
+            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", audio.caps)]),
+        ]
     }
 
-    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> VirtualCameraSensor? {
+    func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
         if let audio = format.audioFormat ?? device.activeFormat.audioFormat {
             VirtualMicrophoneSignal.install(on: try bin.element(named: "\(prefix)_src").staticPad("src"), format: audio)
         }

@@ -5,7 +5,7 @@ import Synchronization
 /// xdg-desktop-portal's Camera portal: how a sandboxed process (Flatpak), or any process on a
 /// desktop that runs the portal, is given the cameras. `AccessCamera` asks (the desktop may show a
 /// dialog); once granted, `OpenPipeWireRemote` hands over a connection to PipeWire through which
-/// the cameras are read (`pipewiresrc fd=`). The answer is kept for the process, as AVFoundation
+/// the cameras are listed (the PipeWire device provider's `fd`) and read (`pipewiresrc fd=`). The answer is kept for the process, as AVFoundation
 /// keeps an app's, and is `CaptureDevice.authorizationStatus(for: .video)`.
 enum CameraPortal {
     /// The portal on this process's session bus, when one runs there.
@@ -31,6 +31,8 @@ enum CameraPortal {
             if granted && remote.withLock({ $0 }) == nil {
                 let fd = try portal.openPipeWireRemote()
                 remote.withLock { $0 = fd }
+                // PipeWire's cameras are listed through the new connection from now on.
+                DeviceRegistry.shared.restartMonitoring()
             }
             answer.withLock { $0 = granted }
             return granted
