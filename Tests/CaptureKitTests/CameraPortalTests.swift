@@ -111,6 +111,17 @@ struct CameraPortalTests {
         }
     }
 
+    @Test("a connection whose far end closed is not handed to PipeWire's device provider, which would wait on it with no deadline")
+    func deadConnection() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[0]) }
+        #expect(PipeWireKind.isOpen(ends[0]))
+        close(ends[1])
+        #expect(!PipeWireKind.isOpen(ends[0]))
+        #expect(!PipeWireKind.isOpen(-1))
+    }
+
     @Test("a refused request: notDetermined, then denied; no PipeWire connection")
     func refused() async throws {
         try await Self.withPortal(answering: 1) { _ async throws in

@@ -10,9 +10,21 @@ struct PipeWireKind: DeviceKind {
 
     /// GStreamer's PipeWire provider connects through the connection the camera portal handed
     /// over, where it did (a sandbox has no daemon socket of its own), else to the default daemon.
+    /// A connection whose far end has closed is not handed on: the provider's start waits for the
+    /// daemon's first answer with no deadline, and would miss that the connection ended if it
+    /// ended before the provider listened.
     func prepareMonitoring() {
-        let remote = CameraPortal.remote.withLock { $0 }
+        let remote = CameraPortal.remote.withLock { $0 }.flatMap { Self.isOpen($0) ? $0 : nil }
         DeviceMonitor.setProviderProperty("fd", remote.map(String.init) ?? "-1", onProvider: "pipewiredeviceprovider")
+    }
+
+    /// Whether the socket `fd` is still connected: no hang-up, error or closed far end pending.
+    static func isOpen(_ fd: Int32) -> Bool {
+        guard fd >= 0 else { return false }
+        let farEndClosed: Int16 = 0x2000  // POLLRDHUP, which Glibc's module leaves out (_GNU_SOURCE)
+        var entry = pollfd(fd: fd, events: farEndClosed, revents: 0)
+        guard poll(&entry, 1, 0) >= 0 else { return false }
+        return entry.revents & (Int16(POLLHUP | POLLERR | POLLNVAL) | farEndClosed) == 0
     }
 
     func describe(_ found: MonitoredDevice) -> DeviceCandidate? {
