@@ -42,26 +42,6 @@ int ck_portal_running(const char *address) {
     return running;
 }
 
-int ck_portal_camera_present(const char *address) {
-    GError *error = NULL;
-    GDBusConnection *bus = connect_bus(address, &error);
-    if (!bus) { g_clear_error(&error); return -1; }
-    GVariant *reply = g_dbus_connection_call_sync(bus, PORTAL_NAME, PORTAL_PATH, "org.freedesktop.DBus.Properties", "Get",
-                                                  g_variant_new("(ss)", CAMERA_INTERFACE, "IsCameraPresent"), G_VARIANT_TYPE("(v)"),
-                                                  G_DBUS_CALL_FLAGS_NONE, 2000, NULL, &error);
-    int present = -1;
-    if (reply) {
-        GVariant *value = NULL;
-        g_variant_get(reply, "(v)", &value);
-        if (value && g_variant_is_of_type(value, G_VARIANT_TYPE_BOOLEAN)) present = g_variant_get_boolean(value) ? 1 : 0;
-        if (value) g_variant_unref(value);
-        g_variant_unref(reply);
-    }
-    g_clear_error(&error);
-    g_object_unref(bus);
-    return present;
-}
-
 struct response { GMainLoop *loop; int code; };
 
 static void on_response(GDBusConnection *bus, const char *sender, const char *path, const char *interface,

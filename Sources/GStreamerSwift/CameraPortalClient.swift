@@ -24,9 +24,6 @@ public struct CameraPortalClient: Sendable {
     /// Whether the bus has a portal (nil when the bus cannot be reached).
     public var isRunning: Bool? { Self.answer(ck_portal_running(address)) }
 
-    /// The portal's IsCameraPresent (nil when it cannot be read).
-    public var isCameraPresent: Bool? { Self.answer(ck_portal_camera_present(address)) }
-
     /// The C side's 1 / 0 / -1 as true / false / unknown.
     private static func answer(_ code: Int32) -> Bool? { code < 0 ? nil : code == 1 }
 

@@ -78,33 +78,21 @@ enum CameraBenchmark {
 
     /// The direct pipeline `direct(_:)` runs, not yet started; its appsink.
     static func directPipeline(_ device: CaptureDevice) throws -> (Pipeline, Element) {
-        let pipeline = Pipeline(name: "direct-camera")
-        let source: Element
-        let caps: String
         let id = device.uniqueID.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
-        if device.route == "libcamera" {
-            source = try Element(factory: "libcamerasrc", name: "src")
-            try source.set("camera-name", id)
-            caps = "video/x-raw,width=640,height=480;video/x-raw,width=[624,656],height=[464,496]"
-        } else if device.route == "v4l2" {
-            source = try Element(factory: "v4l2src", name: "src")
-            try source.set("device", device.uniqueID)
-            caps = "video/x-raw,width=640,height=480"
-        } else {
-            source = try Element(factory: "pipewiresrc", name: "src")
-            try source.set("target-object", id)
-            caps = "video/x-raw,width=640,height=480"
+        let source: DirectChain.Part
+        var caps = ["video/x-raw,width=640,height=480"]
+        switch device.route {
+        case "libcamera":
+            source = ("libcamerasrc", [("camera-name", id)])
+            caps.append("video/x-raw,width=[624,656],height=[464,496]")
+        case "v4l2":
+            source = ("v4l2src", [("device", device.uniqueID)])
+        default:
+            source = ("pipewiresrc", [("target-object", id)])
         }
-        let filter = try Element(factory: "capsfilter", name: "caps")
-        try filter.set("caps", caps.split(separator: ";").map { $0 + pinned(device.activeFormat.pixelFormat) }.joined(separator: ";"))
-        let convert = try Element(factory: "videoconvert", name: "convert")
-        let sink = try Element(factory: "appsink", name: "sink")
-        try sink.set("sync", "false")
-        try sink.set("caps", "video/x-raw,format=I420")
-        let chain = [source, filter, convert, sink]
-        for element in chain { pipeline.add(element) }
-        for (upstream, downstream) in zip(chain, chain.dropFirst()) { try upstream.link(to: downstream) }
-        return (pipeline, sink)
+        let filter = caps.map { $0 + pinned(device.activeFormat.pixelFormat) }.joined(separator: ";")
+        return try DirectChain.make([source, ("capsfilter", [("caps", filter)]), ("videoconvert", [])],
+                                    sinkCaps: "video/x-raw,format=I420", name: "direct-camera")
     }
 
     /// `,format=…`: the pixel format the session chose (the device's active format once a

@@ -41,17 +41,8 @@ enum KindsBenchmark {
 
     /// `chain` (a source first) linked in order into an appsink; PLAYING → first buffer, in
     /// milliseconds.
-    static func direct(_ chain: [(factory: String, properties: [(String, String)])]) throws -> Double {
-        let pipeline = Pipeline(name: "direct-kind")
-        let elements = try chain.enumerated().map { index, part in
-            let element = try Element(factory: part.factory, name: "e\(index)")
-            for (name, value) in part.properties { try element.set(name, value) }
-            return element
-        }
-        let sink = try Element(factory: "appsink", name: "sink")
-        try sink.set("sync", "false")
-        for element in elements + [sink] { pipeline.add(element) }
-        for (upstream, downstream) in zip(elements, elements.dropFirst() + [sink]) { try upstream.link(to: downstream) }
+    static func direct(_ chain: [DirectChain.Part]) throws -> Double {
+        let (pipeline, sink) = try DirectChain.make(chain, name: "direct-kind")
         return try StartBenchmark.timeFirstSample(pipeline, sink: sink)
     }
 

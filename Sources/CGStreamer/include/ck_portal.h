@@ -9,9 +9,6 @@
 /// none, -1 when the bus cannot be reached.
 int ck_portal_running(const char *address);
 
-/// The Camera portal's IsCameraPresent property: 1 or 0, -1 when it cannot be read.
-int ck_portal_camera_present(const char *address);
-
 /// Calls AccessCamera and waits up to `timeout_ms` for its Request's Response. Returns the
 /// response: 0 granted, 1 cancelled by the user, 2 otherwise ended; -1 when the call failed,
 /// -2 on timeout. `error` (may be NULL) receives a message to free with g_free.

@@ -12,13 +12,11 @@ protocol DeviceKind: Sendable {
     /// provider's device, a node that is not a camera). Runs on the caller's thread or the
     /// monitor's bus thread; reads nothing but `found` and, for V4L2, the by-id links.
     func describe(_ found: MonitoredDevice) -> DeviceCandidate?
-    /// The device a reference names in this kind's own terms (`file:clip.mp4`), or nil when
-    /// the reference is not this kind's. Runs on the caller's thread; may read the device.
+    /// The device a reference names in this kind's own terms (`file:clip.mp4`, `/dev/video0`,
+    /// `virtual`, `screen`), or nil when the reference is not this kind's: its own object, or
+    /// a candidate `registry.keep` makes one object per uniqueID while connected. Runs on the
+    /// caller's thread; may read the device.
     /// - Throws: a typed error naming the reference, when it is this kind's but cannot be opened.
-    func resolve(_ reference: String) throws(CaptureError) -> DeviceCandidate?
-    /// The device a reference names, kept by `registry` (one object per uniqueID while it is
-    /// connected). By default `resolve(_:)`'s candidate, kept as named only; a kind whose devices
-    /// are its own objects (the virtual devices, screens) returns them itself.
     func device(named reference: String, in registry: DeviceRegistry) throws(CaptureError) -> CaptureDevice?
     /// The devices this kind lists by itself rather than from a monitor (the virtual devices,
     /// the screen of `$DISPLAY`), in order, given what the monitors found. Runs on the caller's
@@ -38,11 +36,7 @@ extension DeviceKind {
 
     func describe(_ found: MonitoredDevice) -> DeviceCandidate? { nil }
 
-    func resolve(_ reference: String) throws(CaptureError) -> DeviceCandidate? { nil }
-
-    func device(named reference: String, in registry: DeviceRegistry) throws(CaptureError) -> CaptureDevice? {
-        try resolve(reference).map { registry.keep($0, namedOnly: true) }
-    }
+    func device(named reference: String, in registry: DeviceRegistry) throws(CaptureError) -> CaptureDevice? { nil }
 
     func ownDevices(_ listing: DeviceListing) -> [CaptureDevice] { [] }
 

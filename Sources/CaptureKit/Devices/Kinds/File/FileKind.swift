@@ -8,10 +8,11 @@ struct FileKind: DeviceKind {
     /// The prefix of references and uniqueIDs.
     static let scheme = "file:"
 
-    /// `file:PATH`, a relative PATH against the working directory.
-    func resolve(_ reference: String) throws(CaptureError) -> DeviceCandidate? {
+    /// `file:PATH`, a relative PATH against the working directory; kept by the registry as
+    /// named only (never listed).
+    func device(named reference: String, in registry: DeviceRegistry) throws(CaptureError) -> CaptureDevice? {
         guard reference.hasPrefix(Self.scheme) else { return nil }
-        return try Self.candidate(path: String(reference.dropFirst(Self.scheme.count)))
+        return registry.keep(try Self.candidate(path: String(reference.dropFirst(Self.scheme.count))), namedOnly: true)
     }
 
     /// The camera that plays the file at `path`.
