@@ -136,6 +136,11 @@ let package = Package(
             exclude: ["Browser"]
         ),
         .testTarget(name: "CaptureFilesTests", dependencies: ["CaptureFiles", "CaptureKit"], exclude: ["Golden"]),
+        // Code written the way Apple's AVFoundation samples are, with `AV` dropped: it imports
+        // CaptureKit as an app does (no @testable) and must compile unchanged. In Swift 5 mode,
+        // as those samples are written (Swift 6 mode rejects a non-Sendable class captured by
+        // a dispatch closure on Darwin as here: a language edit, not a CaptureKit one).
+        .testTarget(name: "PortsTests", dependencies: ["CaptureKit"], swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )

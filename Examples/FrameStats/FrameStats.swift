@@ -17,14 +17,14 @@ struct FrameStats {
 
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
 
         let output = VideoDataOutput()
         try output.setVideoSettings(.init(pixelFormat: .gray8, width: 320, height: 240))
-        try session.addOutput(output)
+        try session.checked.addOutput(output)
 
         let frames = output.sampleBuffers(bufferingNewest: 8)
-        try await session.startRunning()
+        try await session.checked.startRunning()
         var seen = 0
         var previous: CaptureTime?
         for await frame in frames {
@@ -43,6 +43,6 @@ struct FrameStats {
             seen += 1
             if seen == count { break }
         }
-        await session.stopRunning()
+        await session.checked.stopRunning()
     }
 }

@@ -47,12 +47,12 @@ struct ManualControls {
         let device = try CaptureDevice.find("virtual")
         let session = CaptureSession()
         try session.setSessionPreset(.cif352x288)
-        try session.addInput(CaptureDeviceInput(device: device))
+        try session.checked.addInput(CaptureDeviceInput(device: device))
         let output = VideoDataOutput()
         try output.setVideoSettings(.init(pixelFormat: .gray8, width: 176, height: 144))
-        try session.addOutput(output)
+        try session.checked.addOutput(output)
         var frames = Frames(iterator: output.sampleBuffers(bufferingNewest: 64).makeAsyncIterator())
-        try await session.startRunning()
+        try await session.checked.startRunning()
 
         // Each setter's completion handler gets the presentation time of the first frame made with it.
         let (applied, appliedContinuation) = AsyncStream<CaptureTime>.makeStream()
@@ -64,30 +64,30 @@ struct ManualControls {
 
         // Exposure: 1/480 s at ISO 100, then the same at ISO 400 (two stops more light).
         let duration = CaptureTime(value: 1, timescale: 480)
-        try device.setExposureModeCustom(duration: duration, iso: 100, completionHandler: done)
+        try device.checked.setExposureModeCustom(duration: duration, iso: 100, completionHandler: done)
         let dim = try await frames.meanLuma(from: appliedTimes.next() ?? .zero)
-        try device.setExposureModeCustom(duration: duration, iso: 400, completionHandler: done)
+        try device.checked.setExposureModeCustom(duration: duration, iso: 400, completionHandler: done)
         let bright = try await frames.meanLuma(from: appliedTimes.next() ?? .zero)
         print(String(format: "exposure 1/480 s: mean luma %.1f at ISO 100 and %.1f at ISO 400", dim, bright))
         check(device.exposureMode == .custom && device.iso == 400 && device.exposureDuration.seconds == duration.seconds, "custom exposure reads back")
         check(bright > dim * 1.5, "ISO 400 frames brighter than ISO 100 frames")
 
         // Focus: the lens locked at 0.25 (0 is the nearest position, 1 the farthest).
-        try device.setFocusModeLocked(lensPosition: 0.25, completionHandler: done)
+        try device.checked.setFocusModeLocked(lensPosition: 0.25, completionHandler: done)
         _ = await appliedTimes.next()
         print("focus locked at lens position \(device.lensPosition)")
         check(device.focusMode == .locked && device.lensPosition == 0.25, "locked focus reads back")
 
         // White balance: locked for tungsten light, 3200 K.
         let gains = device.deviceWhiteBalanceGains(for: .init(temperature: 3200, tint: 0))
-        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: gains, completionHandler: done)
+        try device.checked.setWhiteBalanceModeLocked(with: gains, completionHandler: done)
         _ = await appliedTimes.next()
         let balanced = device.temperatureAndTintValues(for: device.deviceWhiteBalanceGains)
         print(String(format: "white balance locked at %.0f K (gains r %.2f g %.2f b %.2f)", balanced.temperature,
                      device.deviceWhiteBalanceGains.redGain, device.deviceWhiteBalanceGains.greenGain, device.deviceWhiteBalanceGains.blueGain))
         check(device.whiteBalanceMode == .locked && abs(balanced.temperature - 3200) < 50, "locked white balance reads back")
 
-        await session.stopRunning()
+        await session.checked.stopRunning()
         print("manual controls applied")
     }
 }

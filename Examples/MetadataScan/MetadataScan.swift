@@ -16,10 +16,10 @@ struct MetadataScan {
     static func main() async throws {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
 
         let output = MetadataOutput()
-        try session.addOutput(output)
+        try session.checked.addOutput(output)
         let wanted: [MetadataObjectType] = [.qr, .ean13]
         try output.setMetadataObjectTypes(wanted)
 
@@ -31,7 +31,7 @@ struct MetadataScan {
         }
 
         let batches = output.metadataObjects()
-        try await session.startRunning()
+        try await session.checked.startRunning()
         var found: [MetadataObjectType: String] = [:]
         for await batch in batches {
             for case let code as MachineReadableCodeObject in batch where found[code.type] == nil {
@@ -42,7 +42,7 @@ struct MetadataScan {
             }
             if wanted.allSatisfy({ found[$0] != nil }) { break }
         }
-        await session.stopRunning()
+        await session.checked.stopRunning()
         print("found \(found.count) of \(wanted.count) codes")
         exit(found.count == wanted.count ? 0 : 1)
     }

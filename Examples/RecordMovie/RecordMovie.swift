@@ -14,13 +14,16 @@ import Foundation
 final class Recorder: FileOutputRecordingDelegate {
     let finished = DispatchSemaphore(value: 0)
 
-    func fileOutput(_ output: MovieFileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) {
-        print("recording to \(fileURL.path) with \(output.videoEncoderName ?? "no encoder")")
+    func fileOutput(_ output: FileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) {
+        print("recording to \(fileURL.path) with \((output as? MovieFileOutput)?.videoEncoderName ?? "no encoder")")
     }
 
-    func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection],
-                    error: CaptureError?) {
-        if let error { print("finished with \(error) (complete: \(error.recordingSuccessfullyFinished))") }
+    func fileOutput(_ output: FileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection],
+                    error: Error?) {
+        if let error {
+            let complete = (error as NSError).userInfo[ErrorRecordingSuccessfullyFinishedKey] as? Bool ?? false
+            print("finished with \(error) (complete: \(complete))")
+        }
         finished.signal()
     }
 }
@@ -33,19 +36,19 @@ struct RecordMovie {
 
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual:microphone")))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual:microphone")))
 
         let movie = MovieFileOutput()
-        try session.addOutput(movie)   // connects the camera and the microphone
-        try await session.startRunning()
+        try session.checked.addOutput(movie)   // connects the camera and the microphone
+        try await session.checked.startRunning()
 
         let recorder = Recorder()
         movie.startRecording(to: URL(fileURLWithPath: path), recordingDelegate: recorder)
         try await Task.sleep(for: .seconds(1))
         movie.stopRecording()          // returns once the file is finished and closed
         recorder.finished.wait()
-        await session.stopRunning()
+        await session.checked.stopRunning()
 
         print("\(path): \(String(format: "%.2f", movie.recordedDuration.seconds)) s, \(movie.recordedFileSize) bytes, \(movie.droppedFrameCount) frames dropped")
     }

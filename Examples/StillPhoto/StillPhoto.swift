@@ -21,18 +21,18 @@ struct StillPhoto {
             print("no camera")
             return
         }
-        try session.addInput(CaptureDeviceInput(device: camera))
+        try session.checked.addInput(CaptureDeviceInput(device: camera))
 
         let stillImageOutput = StillImageOutput()
         try stillImageOutput.setOutputSettings(.jpeg(quality: 0.9))
-        try session.addOutput(stillImageOutput)
+        try session.checked.addOutput(stillImageOutput)
 
         guard let connection = stillImageOutput.connection(with: .video) else { return }
         connection.videoOrientation = .portrait
 
-        try await session.startRunning()
+        try await session.checked.startRunning()
         let sample = try await stillImageOutput.captureStillImage(from: connection)
-        await session.stopRunning()
+        await session.checked.stopRunning()
 
         let jpeg = try StillImageOutput.jpegStillImageData(from: sample)
         try jpeg.write(to: URL(fileURLWithPath: path))

@@ -16,17 +16,17 @@ struct StreamCamera {
 
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
 
         let srt = try StreamOutput(target: StreamTarget(parsing: "srt://:\(port)"))
         let hls = try StreamOutput(target: StreamTarget(parsing: "hls:\(directory)"))
-        try session.addOutput(srt)
-        try session.addOutput(hls)   // shares srt's encode
-        try await session.startRunning()
+        try session.checked.addOutput(srt)
+        try session.checked.addOutput(hls)   // shares srt's encode
+        try await session.checked.startRunning()
         print("serving srt://127.0.0.1:\(port) and \(hls.target.description)")
 
         try await Task.sleep(for: .seconds(3))
-        await session.stopRunning()
+        await session.checked.stopRunning()
 
         for output in [srt, hls] {
             let stats = output.statistics

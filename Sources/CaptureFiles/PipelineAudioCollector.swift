@@ -28,7 +28,7 @@ final class PipelineAudioCollector: AudioDataOutputSampleBufferDelegate {
         queue = DispatchQueue(label: "capturefiles.run.\(spec.name)")
     }
 
-    func captureOutput(_ output: AudioDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+    func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
         guard monitor.nextItem(ofOutput: index, limit: spec.count) != nil,
               let format = sampleBuffer.formatDescription.audioFormat else { return }
         do throws(PipelineRunError) {

@@ -26,8 +26,8 @@ extension PipelineFile {
     ///   `addOutputWithNoConnections(_:)` and connected with `addConnection(_:)` to the ports of
     ///   their media type of the named input, or, when the file names none, of the first input
     ///   whose device has that media type (audio for `audioData`, video for the others). The file
-    ///   may set a video connection's `videoOrientation` and `isVideoMirrored` (front cameras are
-    ///   mirrored unless the file says otherwise).
+    ///   may set a video connection's `videoOrientation` and `isVideoMirrored` (only a front camera's
+    ///   preview is mirrored unless the file says otherwise, as in AVFoundation).
     ///
     /// The session is not started.
     /// - Returns: The session and the objects built for each input and output.
@@ -124,7 +124,7 @@ extension PipelineFile {
             }
         }
         try capture(at: input.deviceLocation) { () throws(CaptureError) in
-            try session.addInputWithNoConnections(deviceInput)
+            try session.checked.addInputWithNoConnections(deviceInput)
         }
         if let controls = input.controls {
             try capture(at: controls.location) { () throws(CaptureError) in
@@ -236,13 +236,13 @@ extension PipelineFile {
             captureOutput = preview
         }
         try capture(at: output.location) { () throws(CaptureError) in
-            try session.addOutputWithNoConnections(captureOutput)
+            try session.checked.addOutputWithNoConnections(captureOutput)
         }
 
         let ports = inputs[index].ports.filter { $0.mediaType == output.mediaType }
         let connection = CaptureConnection(inputPorts: ports, output: captureOutput)
         try capture(at: spec.location) { () throws(CaptureError) in
-            try session.addConnection(connection)
+            try session.checked.addConnection(connection)
         }
         if let orientation = spec.orientation {
             connection.videoOrientation = VideoOrientation(name: orientation.rawValue)!
@@ -271,7 +271,7 @@ extension PipelineFile {
         let index = try connectedInput(audio, needs: .audio, kind: kind, output: name, inputs: inputs)
         let connection = CaptureConnection(inputPorts: inputs[index].ports.filter { $0.mediaType == .audio }, output: output)
         try capture(at: audio.location) { () throws(CaptureError) in
-            try session.addConnection(connection)
+            try session.checked.addConnection(connection)
         }
     }
 

@@ -24,7 +24,7 @@ final class PipelineFrameCollector: VideoDataOutputSampleBufferDelegate {
         queue = DispatchQueue(label: "capturefiles.run.\(spec.name)")
     }
 
-    func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+    func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
         guard let frame = monitor.nextFrame(ofOutput: index) else { return }
         do throws(PipelineRunError) {
             switch spec.action {
@@ -41,7 +41,7 @@ final class PipelineFrameCollector: VideoDataOutputSampleBufferDelegate {
         }
     }
 
-    func captureOutput(_ output: VideoDataOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+    func captureOutput(_ output: CaptureOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
         monitor.dropped(output: index)
     }
 

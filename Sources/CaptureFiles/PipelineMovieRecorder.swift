@@ -47,14 +47,15 @@ final class PipelineMovieRecorder: FileOutputRecordingDelegate {
         for await _ in finished {}
     }
 
-    func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection],
-                    error: CaptureError?) {
+    func fileOutput(_ output: FileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection],
+                    error: Error?) {
+        let error = error as? CaptureError  // a movie output's recordings end with CaptureErrors only
         if let error, !error.recordingSuccessfullyFinished {
             monitor.fail(.capture(error, during: "movie output '\(spec.name)'"))
         } else {
             // Complete and playable, but left in fragments (its index could not be written).
             let warning = error?.code == .movieNotFinalized ? "movie output '\(spec.name)': \(error?.message ?? "")" : nil
-            monitor.recorded(output: index, file: file.path, seconds: output.recordedDuration.seconds, dropped: output.droppedFrameCount,
+            monitor.recorded(output: index, file: file.path, seconds: output.recordedDuration.seconds, dropped: self.output.droppedFrameCount,
                              warning: warning)
         }
         finish.finish()

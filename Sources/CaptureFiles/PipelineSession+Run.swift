@@ -112,7 +112,7 @@ extension PipelineSession {
         }
 
         do {
-            try await session.startRunning()
+            try await session.checked.startRunning()
         } catch {
             throw .capture(error, during: "starting the session")
         }
@@ -142,7 +142,7 @@ extension PipelineSession {
         }
         let duration = clock.now - start
         monitor.finish()
-        await session.stopRunning()
+        await session.checked.stopRunning()
         for queue in collectors.map(\.queue) + codeCollectors.map(\.queue) + audioCollectors.map(\.collector.queue) {
             await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
         }
@@ -255,7 +255,7 @@ extension PipelineSession {
                     while tasks > 0, try await group.next() != nil { tasks -= 1 }
                 } catch {
                     monitor.finish()
-                    await session.stopRunning()
+                    await session.checked.stopRunning()
                     throw error
                 }
                 group.cancelAll()

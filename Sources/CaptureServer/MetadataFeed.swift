@@ -105,11 +105,11 @@ final class MetadataFeed: Sendable {
     private func attachOutput() {
         let output = MetadataOutput()
         do {
-            try session.addOutput(output)
+            try session.checked.addOutput(output)
             try output.setMetadataObjectTypes(output.availableMetadataObjectTypes)
         } catch {
             CaptureServerLog.logger.error("metadata: \(error)")
-            try? session.removeOutput(output)
+            try? session.checked.removeOutput(output)
             return
         }
         let batches = output.metadataObjects(bufferingNewest: 4)
@@ -136,7 +136,7 @@ final class MetadataFeed: Sendable {
             return (output, state.reader)
         }) else { return }
         reader?.cancel()
-        try? session.removeOutput(output)
+        try? session.checked.removeOutput(output)
     }
 
     /// On the reader's task: one batch to every subscriber, placed in its view.

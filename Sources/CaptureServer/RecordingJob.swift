@@ -28,13 +28,15 @@ final class RecordingJob: FileOutputRecordingDelegate, Sendable {
         return false
     }
 
-    func fileOutput(_ output: MovieFileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) {
+    func fileOutput(_ output: FileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) {
         phase.withLock { $0 = .recording }
         for waiter in startWaiters.withLock({ waiters in defer { waiters = [] }; return waiters }) { waiter.resume(returning: nil) }
     }
 
-    func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection],
-                    error: CaptureError?) {
+    func fileOutput(_ output: FileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection],
+                    error: Error?) {
+        // CaptureKit's recordings end with CaptureErrors only.
+        let error = error as? CaptureError
         phase.withLock { $0 = .finished(error) }
         for waiter in startWaiters.withLock({ waiters in defer { waiters = [] }; return waiters }) { waiter.resume(returning: error ?? .sessionNotRunning) }
         for waiter in waiters.withLock({ waiters in defer { waiters = [] }; return waiters }) { waiter.resume(returning: error) }

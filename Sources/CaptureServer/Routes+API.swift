@@ -21,7 +21,7 @@ extension ServerRoutes {
         init(_ device: CaptureDevice) {
             uniqueID = device.uniqueID
             localizedName = device.localizedName
-            position = device.position.rawValue
+            position = "\(device.position)"
             formats = device.formats.map { format in
                 Format(width: format.width, height: format.height, pixelFormat: format.pixelFormat.rawValue,
                        frameRates: format.videoSupportedFrameRateRanges.map { [$0.minFrameRate, $0.maxFrameRate] })
@@ -49,7 +49,7 @@ extension ServerRoutes {
 
     func state() throws -> StateReport {
         let device = camera.device
-        return StateReport(device: .init(uniqueID: device.uniqueID, localizedName: device.localizedName, position: device.position.rawValue),
+        return StateReport(device: .init(uniqueID: device.uniqueID, localizedName: device.localizedName, position: "\(device.position)"),
                            running: camera.session.isRunning, controls: try device.controlReport(),
                            recording: camera.recordingStatus, viewers: camera.stream.statistics.clients,
                            metadataSubscribers: camera.metadata.count)

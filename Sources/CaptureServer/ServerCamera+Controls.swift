@@ -66,7 +66,7 @@ extension ServerCamera {
             defer { device.unlockForConfiguration() }
             if let mode = change.torchMode { try device.setTorchMode(mode) }
             if let zoom = change.videoZoomFactor { try device.setVideoZoomFactor(zoom) }
-            if let bias = change.exposureTargetBias { try device.setExposureTargetBias(bias) }
+            if let bias = change.exposureTargetBias { try device.checked.setExposureTargetBias(bias) }
             if let point = change.focusPointOfInterest {
                 try device.setFocusPointOfInterest(point)
                 if device.isFocusModeSupported(.autoFocus) { try device.setFocusMode(.autoFocus) }

@@ -39,10 +39,10 @@ final class ServerCamera: Sendable {
         stream = try StreamOutput(target: .webRTC)
         self.recordings = recordings
         try session.setSessionPreset(preset)
-        try session.addInput(input)
-        try session.addOutput(stream)
-        try session.addOutput(still)
-        try session.addOutput(movie)
+        try session.checked.addInput(input)
+        try session.checked.addOutput(stream)
+        try session.checked.addOutput(still)
+        try session.checked.addOutput(movie)
         state = Mutex(State(input: input))
         metadata = MetadataFeed(session: session)
         frames = FrameFeed(session: session)
@@ -65,7 +65,7 @@ final class ServerCamera: Sendable {
     /// Starts the session; returns once frames flow.
     func start() async throws(CaptureError) {
         try await perform { [self] () throws(CaptureError) in
-            try session.startRunning()
+            try session.checked.startRunning()
             state.withLock { $0.running = true }
         }
     }
@@ -107,14 +107,14 @@ final class ServerCamera: Sendable {
             let next = try CaptureDeviceInput(device: device)
             session.beginConfiguration()
             do throws(CaptureError) {
-                try session.removeInput(current)
-                try session.addInput(next)
-                try session.commitConfiguration()
+                try session.checked.removeInput(current)
+                try session.checked.addInput(next)
+                try session.checked.commitConfiguration()
             } catch {
                 // Back to the camera that worked.
-                if session.inputs.contains(where: { $0 === next }) { try? session.removeInput(next) }
-                if !session.inputs.contains(where: { $0 === current }) { try? session.addInput(current) }
-                try? session.commitConfiguration()
+                if session.inputs.contains(where: { $0 === next }) { try? session.checked.removeInput(next) }
+                if !session.inputs.contains(where: { $0 === current }) { try? session.checked.addInput(current) }
+                try? session.checked.commitConfiguration()
                 throw error
             }
             state.withLock { $0.input = next }

@@ -111,6 +111,13 @@ public final class Pad: Sendable {
         gst_object_unref(UnsafeMutableRawPointer(pointer.raw))
     }
 
+    /// Nanoseconds added to the running time of data leaving (or entering) the pad
+    /// (gst_pad_set_offset): a negative offset closes a gap, as a paused recording does.
+    public var offset: Int64 {
+        get { Int64(gst_pad_get_offset(pointer.raw)) }
+        set { gst_pad_set_offset(pointer.raw, gint64(newValue)) }
+    }
+
     /// Calls `probe` for every buffer that passes the pad. Returns an id for `removeProbe`.
     @discardableResult
     public func addBufferProbe(_ probe: @escaping BufferProbe) -> UInt {

@@ -16,7 +16,7 @@ enum Bench {
             "frames": FramesBenchmark.run, "still": StillBenchmark.run, "start": StartBenchmark.run, "switch": SwitchBenchmark.run, "live": LiveBenchmark.run, "controls": ControlsBenchmark.run,
             "scan": ScanBenchmark.run, "memory": MemoryBenchmark.run, "snap-v4l2": SnapV4L2Benchmark.run, "record": RecordBenchmark.run, "stream": StreamBenchmark.run, "stream-latency": StreamLatencyBenchmark.run,
             "preview": PreviewBenchmark.run, "live-preview": LiveBenchmark.run, "serve": ServeBenchmark.run, "kinds": KindsBenchmark.run,
-            "camera": CameraBenchmark.run,
+            "camera": CameraBenchmark.run, "rotate": FramesBenchmark.runRotation,
         ]
         let names = which == "all" ? ["frames", "still", "start", "switch", "live", "controls", "scan"] : [which]
         for name in names {

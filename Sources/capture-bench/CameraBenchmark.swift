@@ -32,7 +32,7 @@ enum CameraBenchmark {
             }
         }
 
-        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { frame() }
+        func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { frame() }
 
         /// Seconds from the first frame to the last, and CPU milliseconds per frame between them.
         var figures: (seconds: Double, cpuPerFrameMs: Double) {
@@ -50,14 +50,14 @@ enum CameraBenchmark {
     static func ours(_ device: CaptureDevice) throws -> (seconds: Double, cpuPerFrameMs: Double) {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: device))
+        try session.checked.addInput(CaptureDeviceInput(device: device))
         let output = VideoDataOutput()
         try output.setVideoSettings(.init(pixelFormat: .i420))
         output.alwaysDiscardsLateVideoFrames = false
         let counter = Counter()
         output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.camera"))
-        try session.addOutput(output)
-        try session.startRunning()
+        try session.checked.addOutput(output)
+        try session.checked.startRunning()
         counter.done.wait()
         session.stopRunning()
         return counter.figures

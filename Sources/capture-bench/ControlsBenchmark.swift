@@ -11,11 +11,11 @@ enum ControlsBenchmark {
         let device = try CaptureDevice.find("virtual")
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: device))
+        try session.checked.addInput(CaptureDeviceInput(device: device))
         let output = VideoDataOutput()
-        try session.addOutput(output)
+        try session.checked.addOutput(output)
         var frames = output.sampleBuffers(bufferingNewest: 1).makeAsyncIterator()
-        try await session.startRunning()
+        try await session.checked.startRunning()
         _ = await frames.next()
         try device.lockForConfiguration()
         defer { device.unlockForConfiguration() }
@@ -27,10 +27,10 @@ enum ControlsBenchmark {
             let _: CaptureTime = await withCheckedContinuation { continuation in
                 let done: @Sendable (CaptureTime) -> Void = { continuation.resume(returning: $0) }
                 switch index % 3 {
-                case 0: try? device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: index % 2 == 0 ? 60 : 120),
+                case 0: try? device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: index % 2 == 0 ? 60 : 120),
                                                           iso: CaptureDevice.currentISO, completionHandler: done)
-                case 1: try? device.setFocusModeLocked(lensPosition: index % 2 == 0 ? 0.2 : 0.6, completionHandler: done)
-                default: try? device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 1, greenGain: index % 2 == 0 ? 1 : 2, blueGain: 3),
+                case 1: try? device.checked.setFocusModeLocked(lensPosition: index % 2 == 0 ? 0.2 : 0.6, completionHandler: done)
+                default: try? device.checked.setWhiteBalanceModeLocked(with: .init(redGain: 1, greenGain: index % 2 == 0 ? 1 : 2, blueGain: 3),
                                                                completionHandler: done)
                 }
             }
@@ -42,7 +42,7 @@ enum ControlsBenchmark {
         try device.setExposureMode(.continuousAutoExposure)
         try device.setFocusMode(.continuousAutoFocus)
         try device.setWhiteBalanceMode(.continuousAutoWhiteBalance)
-        await session.stopRunning()
+        await session.checked.stopRunning()
         var figures = ["p50_frames": Processes.percentile(delays, 0.5), "p99_frames": Processes.percentile(delays, 0.99),
                        "max_frames": delays.max() ?? 0]
         for (name, value) in try await convergence(device) { figures[name] = value }
@@ -54,11 +54,11 @@ enum ControlsBenchmark {
     static func convergence(_ device: CaptureDevice) async throws -> [String: Double] {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: device))
+        try session.checked.addInput(CaptureDeviceInput(device: device))
         let output = VideoDataOutput()
-        try session.addOutput(output)
+        try session.checked.addOutput(output)
         var frames = output.sampleBuffers(bufferingNewest: 64).makeAsyncIterator()
-        try await session.startRunning()
+        try await session.checked.startRunning()
         defer { session.stopRunning() }
         for _ in 0..<5 { _ = await frames.next() }
         try device.lockForConfiguration()
@@ -78,7 +78,7 @@ enum ControlsBenchmark {
             exposure.append(await count { !device.isAdjustingExposure && abs(device.exposureTargetOffset) <= 0.1 })
             device.setVirtualIlluminant(temperature: step % 2 == 0 ? 6500 : 3200)
             balance.append(await count { !device.isAdjustingWhiteBalance })
-            try device.setFocusModeLocked(lensPosition: 0.05)
+            try device.checked.setFocusModeLocked(lensPosition: 0.05)
             _ = await frames.next()
             try device.setFocusMode(step % 2 == 0 ? .autoFocus : .continuousAutoFocus)
             let focus = await count { !device.isAdjustingFocus }

@@ -24,17 +24,17 @@ enum KindsBenchmark {
     /// in milliseconds.
     static func ours(_ device: CaptureDevice) throws -> Double {
         let session = CaptureSession()
-        try session.addInput(CaptureDeviceInput(device: device))
+        try session.checked.addInput(CaptureDeviceInput(device: device))
         let first = StartBenchmark.FirstFrame()
         if device.hasMediaType(.audio) {
             let output = AudioDataOutput()
             output.setSampleBufferDelegate(first, queue: DispatchQueue(label: "bench.kinds"))
-            try session.addOutput(output)
+            try session.checked.addOutput(output)
         } else {
             try session.setSessionPreset(.vga640x480)
             let output = VideoDataOutput()
             output.setSampleBufferDelegate(first, queue: DispatchQueue(label: "bench.kinds"))
-            try session.addOutput(output)
+            try session.checked.addOutput(output)
         }
         return try StartBenchmark.timeFirstFrame(session, first)
     }

@@ -73,9 +73,9 @@ enum LiveBenchmark {
     static func makeSession() throws -> (CaptureSession, VideoDataOutput) {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
         let output = VideoDataOutput()
-        try session.addOutput(output)
+        try session.checked.addOutput(output)
         return (session, output)
     }
 
@@ -96,11 +96,11 @@ enum LiveBenchmark {
         let still = StillImageOutput(), metadata = MetadataOutput(), preview = VideoPreview()
         try metadata.setMetadataObjectTypes([.qr])
         session.beginConfiguration()
-        try session.addOutput(still)
-        try session.addOutput(metadata)
-        if withPreview { try session.addOutput(preview) }
+        try session.checked.addOutput(still)
+        try session.checked.addOutput(metadata)
+        if withPreview { try session.checked.addOutput(preview) }
         let added = now()
-        try session.commitConfiguration()
+        try session.checked.commitConfiguration()
         let addCommitMs = ms(added, now())
 
         // The probe's commit lands at a different phase of the frame interval in each cycle.
@@ -108,9 +108,9 @@ enum LiveBenchmark {
         let probe = VideoDataOutput(), first = StartBenchmark.FirstFrame()
         probe.setSampleBufferDelegate(first, queue: DispatchQueue(label: "bench.live.probe"))
         session.beginConfiguration()
-        try session.addOutput(probe)
+        try session.checked.addOutput(probe)
         let probeStart = now()
-        try session.commitConfiguration()
+        try session.checked.commitConfiguration()
         let probeCommitMs = ms(probeStart, now())
         let delivered = first.signal.wait(timeout: .now() + .seconds(1)) == .success
         if withPreview && preview.sinkName == nil {
@@ -119,12 +119,12 @@ enum LiveBenchmark {
 
         if delivered { sleep(until: added + 100_000_000) }
         session.beginConfiguration()
-        try session.removeOutput(still)
-        try session.removeOutput(metadata)
-        try session.removeOutput(probe)
-        if withPreview { try session.removeOutput(preview) }
+        try session.checked.removeOutput(still)
+        try session.checked.removeOutput(metadata)
+        try session.checked.removeOutput(probe)
+        if withPreview { try session.checked.removeOutput(preview) }
         let removed = now()
-        try session.commitConfiguration()
+        try session.checked.commitConfiguration()
         let removeCommitMs = ms(removed, now())
         guard delivered else { throw Stall() }
         sleep(until: removed + 100_000_000)
@@ -147,7 +147,7 @@ enum LiveBenchmark {
         while index <= cycles {
             let (session, output) = try makeSession()
             let log = FrameLog(output)
-            try session.startRunning()
+            try session.checked.startRunning()
             Thread.sleep(forTimeInterval: 0.3)
             let start = now()
             var end: UInt64 = 0
@@ -199,7 +199,7 @@ enum LiveBenchmark {
     static func baseline(seconds: Double) throws -> [String: Double] {
         let (session, output) = try makeSession()
         let log = FrameLog(output)
-        try session.startRunning()
+        try session.checked.startRunning()
         defer {
             session.stopRunning()
             log.finish()

@@ -16,19 +16,19 @@ enum MemoryBenchmark {
         var figures: [String: Double] = ["cycles": Double(cycles)]
         figures["startStopKBPerCycle"] = try await growth(cycles: cycles) {
             let session = try makeSession(outputs: [StillImageOutput()])
-            try await session.startRunning()
-            await session.stopRunning()
+            try await session.checked.startRunning()
+            await session.checked.stopRunning()
         }
         if environment["CAPTURE_BENCH_MEMORY_ONLY_START_STOP"] != nil { return figures }
         let frames = VideoDataOutput(), counter = FrameCounter()
         frames.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.memory.frames"))
         let running = try makeSession(outputs: [frames])
-        try await running.startRunning()
+        try await running.checked.startRunning()
         let loopStart = DispatchTime.now().uptimeNanoseconds
         figures["addRemoveKBPerCycle"] = try await growth(cycles: cycles) {
             let still = StillImageOutput()
-            try running.addOutput(still)
-            try running.removeOutput(still)
+            try running.checked.addOutput(still)
+            try running.checked.removeOutput(still)
         }
         // Whether the session's frames kept flowing through the loop: frames delivered per
         // second of it, and how long before its end the last one arrived.
@@ -38,15 +38,15 @@ enum MemoryBenchmark {
         let last = counter.state.withLock { $0.last }
         figures["addRemoveFramesPerSecond"] = Double(count) / (Double(loopEnd - loopStart) / 1e9)
         figures["addRemoveLastFrameBeforeEndMs"] = last > loopEnd ? 0 : Double(loopEnd - max(last, loopStart)) / 1e6
-        await running.stopRunning()
+        await running.checked.stopRunning()
         let still = StillImageOutput()
         let stills = try makeSession(outputs: [still])
-        try await stills.startRunning()
+        try await stills.checked.startRunning()
         let connection = still.connection(with: .video)!
         figures["stillKBPerCycle"] = try await growth(cycles: cycles) {
             _ = try await still.captureStillImage(from: connection)
         }
-        await stills.stopRunning()
+        await stills.checked.stopRunning()
         return figures
     }
 
@@ -54,7 +54,7 @@ enum MemoryBenchmark {
     final class FrameCounter: VideoDataOutputSampleBufferDelegate {
         let state = Mutex<(count: Int, last: UInt64)>((0, 0))
 
-        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+        func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
             let now = DispatchTime.now().uptimeNanoseconds
             state.withLock { $0 = ($0.count + 1, now) }
         }
@@ -63,8 +63,8 @@ enum MemoryBenchmark {
     static func makeSession(outputs: [any CaptureOutput]) throws -> CaptureSession {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: try CaptureDevice.find("virtual")))
-        for output in outputs { try session.addOutput(output) }
+        try session.checked.addInput(CaptureDeviceInput(device: try CaptureDevice.find("virtual")))
+        for output in outputs { try session.checked.addOutput(output) }
         return session
     }
 

@@ -14,9 +14,9 @@ enum PreviewBenchmark {
     static func ours() throws -> (fps: Double, cpu: Double, sink: String) {
         let session = CaptureSession()
         try session.setSessionPreset(.inputPriority)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
         let preview = VideoPreview(session: session)
-        try session.startRunning()
+        try session.checked.startRunning()
         defer { session.stopRunning() }
         guard let sink = preview.sinkName else { throw BenchFailure(message: "the preview shows nothing: \(preview.failure.map { "\($0)" } ?? "")") }
         Thread.sleep(forTimeInterval: 1)

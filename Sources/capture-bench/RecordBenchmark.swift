@@ -16,9 +16,9 @@ enum RecordBenchmark {
     final class Events: FileOutputRecordingDelegate {
         let started = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var error: CaptureError?
-        func fileOutput(_ output: MovieFileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) { started.signal() }
-        func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection], error: CaptureError?) {
-            self.error = error
+        func fileOutput(_ output: FileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) { started.signal() }
+        func fileOutput(_ output: FileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection], error: Error?) {
+            self.error = error as? CaptureError
             finished.signal()
         }
     }
@@ -27,10 +27,10 @@ enum RecordBenchmark {
     static func session() throws -> (CaptureSession, MovieFileOutput) {
         let session = CaptureSession()
         try session.setSessionPreset(.inputPriority)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
         let movie = MovieFileOutput()
-        try session.addOutput(movie)
-        try session.startRunning()
+        try session.checked.addOutput(movie)
+        try session.checked.startRunning()
         return (session, movie)
     }
 

@@ -45,12 +45,12 @@ enum ScanBenchmark {
         let device = try CaptureDevice.find("virtual")
         let session = CaptureSession()
         try session.setSessionPreset(.hd1280x720)
-        try session.addInput(CaptureDeviceInput(device: device))
+        try session.checked.addInput(CaptureDeviceInput(device: device))
         let output = VideoDataOutput()
         try output.setVideoSettings(.init(pixelFormat: .gray8))
-        try session.addOutput(output)
+        try session.checked.addOutput(output)
         var frames = output.sampleBuffers(bufferingNewest: 1).makeAsyncIterator()
-        try await session.startRunning()
+        try await session.checked.startRunning()
         defer { session.stopRunning() }
         for _ in 0..<3 { _ = await frames.next() }
         guard let sample = await frames.next() else { throw CaptureError.captureCancelled }
@@ -71,12 +71,12 @@ enum ScanBenchmark {
         let device = try CaptureDevice.find("virtual")
         let session = CaptureSession()
         try session.setSessionPreset(.hd1280x720)
-        try session.addInput(CaptureDeviceInput(device: device))
+        try session.checked.addInput(CaptureDeviceInput(device: device))
         let output = MetadataOutput()
-        try session.addOutput(output)
+        try session.checked.addOutput(output)
         try output.setMetadataObjectTypes([.qr])
         var batches = output.metadataObjects(bufferingNewest: 64).makeAsyncIterator()
-        try await session.startRunning()
+        try await session.checked.startRunning()
         defer { session.stopRunning() }
         try device.lockForConfiguration()
         defer {
@@ -85,10 +85,10 @@ enum ScanBenchmark {
         }
         var delays: [Double] = [], framesLate: [Double] = []
         for _ in 0..<20 {
-            try device.setFocusModeLocked(lensPosition: 0)
+            try device.checked.setFocusModeLocked(lensPosition: 0)
             try await Task.sleep(for: .milliseconds(300))
             let sharp: (CaptureTime, UInt64) = await withCheckedContinuation { continuation in
-                try? device.setFocusModeLocked(lensPosition: sharpLens) { time in
+                try? device.checked.setFocusModeLocked(lensPosition: sharpLens) { time in
                     continuation.resume(returning: (time, DispatchTime.now().uptimeNanoseconds))
                 }
             }

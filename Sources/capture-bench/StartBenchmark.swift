@@ -12,9 +12,8 @@ enum StartBenchmark {
         let arrived = Atomic<UInt64>(0)
         let signal = DispatchSemaphore(value: 0)
 
-        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { note() }
-
-        func captureOutput(_ output: AudioDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { note() }
+        /// Frames and audio buffers alike: one method serves both delegates, as in AVFoundation.
+        func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { note() }
 
         private func note() {
             if arrived.compareExchange(expected: 0, desired: DispatchTime.now().uptimeNanoseconds, ordering: .relaxed).exchanged {
@@ -28,11 +27,11 @@ enum StartBenchmark {
     static func ours(idle: Bool = false) async throws -> Double {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
         let output = VideoDataOutput()
         let first = FirstFrame()
         output.setSampleBufferDelegate(first, queue: DispatchQueue(label: "bench.start"))
-        try session.addOutput(output)
+        try session.checked.addOutput(output)
         if idle { try await Task.sleep(for: .milliseconds(100)) }
         return try timeFirstFrame(session, first)
     }
@@ -40,7 +39,7 @@ enum StartBenchmark {
     /// Blocking `startRunning()` to the first delegate call, in milliseconds.
     static func timeFirstFrame(_ session: CaptureSession, _ first: FirstFrame) throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
-        try session.startRunning()
+        try session.checked.startRunning()
         let started = DispatchTime.now().uptimeNanoseconds
         first.signal.wait()
         if ProcessInfo.processInfo.environment["CAPTURE_BENCH_VERBOSE"] == "1" {

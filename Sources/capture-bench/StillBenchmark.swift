@@ -7,10 +7,10 @@ enum StillBenchmark {
     static func run() async throws -> [String: Double] {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
         let output = StillImageOutput()
-        try session.addOutput(output)
-        try await session.startRunning()
+        try session.checked.addOutput(output)
+        try await session.checked.startRunning()
         let connection = output.connection(with: .video)!
         var latencies: [Double] = []
         for index in 0..<200 {
@@ -21,7 +21,7 @@ enum StillBenchmark {
             _ = try StillImageOutput.jpegStillImageData(from: sample)
             latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
         }
-        await session.stopRunning()
+        await session.checked.stopRunning()
         // One frame's encode: 300 frames with jpegenc minus 300 without, per frame.
         let caps = "video/x-raw,format=BGRx,width=640,height=480,framerate=30/1"
         let withEncode = try Processes.gstLaunchExecution("videotestsrc num-buffers=300 ! \(caps) ! videoconvert ! jpegenc ! fakesink")

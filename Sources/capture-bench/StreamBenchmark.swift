@@ -21,13 +21,13 @@ enum StreamBenchmark {
     static func ours(directory: URL, round: Int) throws -> (cpu: Double, pipeline: String, sent: [Int]) {
         let session = CaptureSession()
         try session.setSessionPreset(.inputPriority)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
         let srt = 47_000 + round * 2
         let rtsp = 47_100 + round * 2
         let outputs = try targets(directory: directory.appendingPathComponent("round\(round)"), srt: srt, rtsp: rtsp)
             .map { target throws(CaptureError) in try StreamOutput(target: target) }
-        for output in outputs { try session.addOutput(output) }
-        try session.startRunning()
+        for output in outputs { try session.checked.addOutput(output) }
+        try session.checked.startRunning()
         defer { session.stopRunning() }
         let receivers = [
             try ChildProcess("/usr/bin/ffmpeg", ["-v", "quiet", "-i", "srt://127.0.0.1:\(srt)?mode=caller", "-c", "copy", "-f", "null", "-"]),

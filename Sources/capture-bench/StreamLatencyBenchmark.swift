@@ -42,12 +42,12 @@ enum StreamLatencyBenchmark {
         defer { FrameStamp.isEnabled = false }
         let session = CaptureSession()
         try session.setSessionPreset(.hd1280x720)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual")))
         guard let output = try? StreamOutput(target: StreamTarget(parsing: client.target)) else {
             throw BenchFailure(message: "this build cannot stream to \(client.target)")
         }
-        try session.addOutput(output)
-        try session.startRunning()
+        try session.checked.addOutput(output)
+        try session.checked.startRunning()
         defer { session.stopRunning() }
         Thread.sleep(forTimeInterval: 0.5)
 

@@ -12,7 +12,7 @@ enum SwitchBenchmark {
         let firstFront = Atomic<UInt64>(0)
         let signal = DispatchSemaphore(value: 0)
 
-        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+        func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
             let now = DispatchTime.now().uptimeNanoseconds
             if sampleBuffer.attachments.deviceUniqueID == "virtual:back" {
                 lastBack.store(now, ordering: .relaxed)
@@ -27,18 +27,18 @@ enum SwitchBenchmark {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
         let back = try CaptureDeviceInput(device: CaptureDevice.find("virtual"))
-        try session.addInput(back)
+        try session.checked.addInput(back)
         let output = VideoDataOutput()
         let watcher = Watcher()
         output.setSampleBufferDelegate(watcher, queue: DispatchQueue(label: "bench.switch"))
-        try session.addOutput(output)
-        try session.startRunning()
+        try session.checked.addOutput(output)
+        try session.checked.startRunning()
         Thread.sleep(forTimeInterval: 0.2 + Double((index * 7) % 34) / 1000)
         let start = DispatchTime.now().uptimeNanoseconds
         session.beginConfiguration()
-        try session.removeInput(back)
-        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual-front")))
-        try session.commitConfiguration()
+        try session.checked.removeInput(back)
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual-front")))
+        try session.checked.commitConfiguration()
         let committed = DispatchTime.now().uptimeNanoseconds
         watcher.signal.wait()
         let first = watcher.firstFront.load(ordering: .relaxed)

@@ -17,7 +17,7 @@ final class AudioRecordingDelegate: AudioDataOutputSampleBufferDelegate {
         queue.setSpecific(key: Self.queueKey, value: label)
     }
 
-    func captureOutput(_ output: AudioDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+    func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
         if DispatchQueue.getSpecific(key: Self.queueKey) != queue.label { offQueueCalls.add(1, ordering: .relaxed) }
         buffers.withLock { $0.append(sampleBuffer) }
     }

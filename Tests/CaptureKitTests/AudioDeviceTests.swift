@@ -150,13 +150,13 @@ struct AudioDeviceTests {
         let output = VideoDataOutput()
         let test = try TestSession(outputs: [output])
         let mic = try CaptureDeviceInput(device: VirtualMicrophone.device)
-        try test.session.addInput(mic)
+        try test.session.checked.addInput(mic)
         #expect(test.session.connections.count == 1 && test.session.connections[0].inputPorts.allSatisfy { $0.mediaType == .video },
                 "a microphone does not connect to a video output")
         #expect(test.session.pipelineDescription.contains(
             "audiotestsrc name=input1_src is-live=true wave=silence samplesperbuffer=480 ! capsfilter name=input1_caps"))
         let stream = output.sampleBuffers()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var iterator = stream.makeAsyncIterator()
         let frame = try #require(await iterator.next())

@@ -129,7 +129,7 @@ struct AutoModesTests {
         defer { live.stop() }
         try device.lockForConfiguration()
         defer { device.unlockForConfiguration() }
-        try device.setFocusModeLocked(lensPosition: 0.05)
+        try device.checked.setFocusModeLocked(lensPosition: 0.05)
         try await live.next()
         try device.setFocusPointOfInterest(CGPoint(x: 0.68, y: 0.48))
         try device.setFocusMode(.autoFocus)
@@ -153,7 +153,7 @@ struct AutoModesTests {
         // Smooth: smaller steps, so more frames, never more than 0.05 per frame.
         try device.setAutoFocusRangeRestriction(.none)
         try device.setSmoothAutoFocusEnabled(true)
-        try device.setFocusModeLocked(lensPosition: 0.05)
+        try device.checked.setFocusModeLocked(lensPosition: 0.05)
         try await live.next()
         var positions: [Float] = []
         try device.setFocusMode(.continuousAutoFocus)
@@ -176,7 +176,7 @@ struct AutoModesTests {
         var noise: [Double] = []
         for (duration, iso) in [(120, Float(100)), (480, 400), (1920, 1600)] {
             let applied = AsyncStream<CaptureTime>.makeStream()
-            try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: Int32(duration)), iso: iso) { applied.continuation.yield($0) }
+            try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: Int32(duration)), iso: iso) { applied.continuation.yield($0) }
             var waiting = applied.stream.makeAsyncIterator()
             let time = try #require(await waiting.next())
             while try await live.next().presentationTime < time {}

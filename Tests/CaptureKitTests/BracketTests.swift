@@ -30,7 +30,7 @@ struct BracketTests {
         let still = StillImageOutput()
         try still.setOutputSettings(.uncompressed(.bgra))
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [still])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(still.connection(with: .video))
         let settings = [-2, 0, 2].map { AutoExposureBracketedStillImageSettings(exposureTargetBias: Float($0)) }
@@ -62,7 +62,7 @@ struct BracketTests {
         let device = CaptureDevice.find(virtual: .back)
         let still = StillImageOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [still])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(still.connection(with: .video))
         let settings = [ManualExposureBracketedStillImageSettings(exposureDuration: CaptureTime(value: 1, timescale: 250), iso: 400),
@@ -77,7 +77,7 @@ struct BracketTests {
     func bracketMisuse() async throws {
         let still = StillImageOutput()
         let test = try TestSession(preset: .cif352x288, outputs: [still])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(still.connection(with: .video))
         let mixed: [any BracketedStillImageSettings] = [AutoExposureBracketedStillImageSettings(exposureTargetBias: 0),
@@ -107,7 +107,7 @@ struct BracketTests {
         let frames = VideoDataOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [still, frames])
         var iterator = frames.sampleBuffers(bufferingNewest: 1).makeAsyncIterator()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer {
             test.session.stopRunning()
             device.setVirtualSceneLight(ev: 0)

@@ -35,7 +35,7 @@ struct CallbackContractTests {
         let delay: Double
         let times = Mutex<[Int64]>([])
         init(_ shot: OneShot, delay: Double = 0) { self.shot = shot; self.delay = delay }
-        func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+        func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
             let count = times.withLock { $0.append(sampleBuffer.presentationTime.nanoseconds); return $0.count }
             if delay > 0 { Thread.sleep(forTimeInterval: delay) }
             if count == 5 { shot.fire() }
@@ -53,7 +53,7 @@ struct CallbackContractTests {
     final class AudioDelegate: AudioDataOutputSampleBufferDelegate {
         let shot: OneShot
         init(_ shot: OneShot) { self.shot = shot }
-        func captureOutput(_ output: AudioDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { shot.fire() }
+        func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) { shot.fire() }
     }
 
     @Test("a slow delegate that keeps late frames gets every frame in order, stops the session from inside, and never holds up the camera")
@@ -69,7 +69,7 @@ struct CallbackContractTests {
         let stream = fast.sampleBuffers(bufferingNewest: 1000)
         let reader = Task { for await sample in stream { fastTimes.withLock { $0.append(sample.presentationTime.nanoseconds) } } }
         defer { reader.cancel() }
-        try await session.startRunning()
+        try await session.checked.startRunning()
         #expect(await shot.returnedInTime(), "stopRunning() from inside the delegate did not return")
         #expect(!session.isRunning)
         let slowTimes = delegate.times.withLock { $0 }
@@ -88,7 +88,7 @@ struct CallbackContractTests {
         let test = try TestSession(preset: .cif352x288, outputs: [still])
         let session = test.session
         let shot = OneShot { session.stopRunning() }
-        try await session.startRunning()
+        try await session.checked.startRunning()
         try still.captureStillImage(from: try #require(still.connection(with: .video))) { _, _ in shot.fire() }
         #expect(await shot.returnedInTime())
         #expect(!session.isRunning)
@@ -103,7 +103,7 @@ struct CallbackContractTests {
         let shot = OneShot { session.stopRunning() }
         let delegate = MetadataDelegate(shot)
         metadata.setMetadataObjectsDelegate(delegate, queue: DispatchQueue(label: "metadata"))
-        try await session.startRunning()
+        try await session.checked.startRunning()
         #expect(await shot.returnedInTime())
         #expect(!session.isRunning)
     }
@@ -112,12 +112,12 @@ struct CallbackContractTests {
     func stopFromAudioDelegate() async throws {
         let audio = AudioDataOutput()
         let session = CaptureSession()
-        try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })))
-        try session.addOutput(audio)
+        try session.checked.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })))
+        try session.checked.addOutput(audio)
         let shot = OneShot { session.stopRunning() }
         let delegate = AudioDelegate(shot)
         audio.setSampleBufferDelegate(delegate, queue: DispatchQueue(label: "audio"))
-        try await session.startRunning()
+        try await session.checked.startRunning()
         #expect(await shot.returnedInTime())
         #expect(!session.isRunning)
     }
@@ -127,10 +127,10 @@ struct CallbackContractTests {
         let frames = VideoDataOutput(), other = VideoDataOutput()
         let test = try TestSession(preset: .cif352x288, outputs: [frames, other])
         let session = test.session
-        let shot = OneShot { try? session.removeOutput(frames) }
+        let shot = OneShot { try? session.checked.removeOutput(frames) }
         let delegate = VideoDelegate(shot)
         frames.setSampleBufferDelegate(delegate, queue: DispatchQueue(label: "remove"))
-        try await session.startRunning()
+        try await session.checked.startRunning()
         defer { session.stopRunning() }
         #expect(await shot.returnedInTime())
         let count = delegate.times.withLock { $0.count }
@@ -153,7 +153,7 @@ struct StillCompletionOrderTests {
         still.callbackQueue.setSpecific(key: Self.queueKey, value: "still")
         let test = try TestSession(preset: .cif352x288, outputs: [still])
         let device = test.input.device
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(still.connection(with: .video))
         try device.lockForConfiguration()

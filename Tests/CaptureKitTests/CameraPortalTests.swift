@@ -71,7 +71,7 @@ struct CameraPortalTests {
         let camera = "pipewire:capturekit-test-camera"
         #expect(!CaptureDevice.devices(for: .video).contains { $0.uniqueID == camera }, "reachable before the grant")
         try await Self.withPortal(answering: 0, pipeWireSocket: runtime + "/pipewire-0") { _ async throws in
-            #expect(try await CaptureDevice.requestAccess(for: .video))
+            #expect(await CaptureDevice.requestAccess(for: .video))
             var device: CaptureDevice?
             for _ in 0..<100 where device == nil {
                 device = CaptureDevice.devices(for: .video).first { $0.uniqueID == camera }
@@ -80,12 +80,12 @@ struct CameraPortalTests {
             let found = try #require(device, "not listed through the portal's connection: \(CaptureDevice.devices(for: .video).map(\.uniqueID))")
             #expect(found.route == "pipewire")
             let session = CaptureSession()
-            try session.addInput(CaptureDeviceInput(device: found))
+            try session.checked.addInput(CaptureDeviceInput(device: found))
             let output = VideoDataOutput()
             let frames = FrameCounter()
             output.setSampleBufferDelegate(frames, queue: DispatchQueue(label: "portal.frames"))
-            try session.addOutput(output)
-            try await session.startRunning()
+            try session.checked.addOutput(output)
+            try await session.checked.startRunning()
             defer { session.stopRunning() }
             #expect(await frames.waitFor(5, seconds: 10), "\(frames.count) frames through the portal's connection")
         }
@@ -95,9 +95,9 @@ struct CameraPortalTests {
     @Test("a granted request: notDetermined, then authorized, and PipeWire sources read through the connection the portal handed over")
     func granted() async throws {
         try await Self.withPortal(answering: 0) { _ async throws in
-            #expect(try CaptureDevice.authorizationStatus(for: .video) == .notDetermined)
-            #expect(try await CaptureDevice.requestAccess(for: .video))
-            #expect(try CaptureDevice.authorizationStatus(for: .video) == .authorized)
+            #expect(CaptureDevice.authorizationStatus(for: .video) == .notDetermined)
+            #expect(await CaptureDevice.requestAccess(for: .video))
+            #expect(CaptureDevice.authorizationStatus(for: .video) == .authorized)
             let fd = try #require(CameraPortal.remote.withLock { $0 })
             var info = stat()
             #expect(fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK, "the portal's PipeWire connection is a socket")
@@ -125,9 +125,9 @@ struct CameraPortalTests {
     @Test("a refused request: notDetermined, then denied; no PipeWire connection")
     func refused() async throws {
         try await Self.withPortal(answering: 1) { _ async throws in
-            #expect(try CaptureDevice.authorizationStatus(for: .video) == .notDetermined)
-            #expect(try await !CaptureDevice.requestAccess(for: .video))
-            #expect(try CaptureDevice.authorizationStatus(for: .video) == .denied)
+            #expect(CaptureDevice.authorizationStatus(for: .video) == .notDetermined)
+            #expect(await !CaptureDevice.requestAccess(for: .video))
+            #expect(CaptureDevice.authorizationStatus(for: .video) == .denied)
             #expect(CameraPortal.remote.withLock { $0 } == nil)
         }
     }
@@ -139,8 +139,8 @@ struct CameraPortalTests {
         Self.reset(override: address)
         defer { Self.reset(override: nil) }
         #expect(CameraPortal.current() == nil)
-        let status = try CaptureDevice.authorizationStatus(for: .video)
+        let status = CaptureDevice.authorizationStatus(for: .video)
         #expect(status == (try Authorization.status(for: .video, nodes: Authorization.deviceNodes(for: .video))))
-        #expect(try await CaptureDevice.requestAccess(for: .video) == (status == .authorized))
+        #expect(await CaptureDevice.requestAccess(for: .video) == (status == .authorized))
     }
 }

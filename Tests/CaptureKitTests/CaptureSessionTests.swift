@@ -22,8 +22,8 @@ struct CaptureSessionTests {
 
     @Test("authorization answers video and audio, and rejects other media types")
     func authorization() throws {
-        #expect(try CaptureDevice.authorizationStatus(for: .video) == .authorized)
-        #expect(throws: CaptureError.unsupportedMediaType(.text)) { try CaptureDevice.authorizationStatus(for: .text) }
+        #expect(CaptureDevice.authorizationStatus(for: .video) == .authorized)
+        #expect(throws: CaptureError.unsupportedMediaType(.text)) { try CaptureDevice.Checked.authorizationStatus(for: .text) }
         #expect(try Authorization.status(for: .video, nodes: ["/dev/video0"], sandboxed: false, canOpen: { _ in false }) == .denied)
         #expect(try Authorization.status(for: .video, nodes: [], sandboxed: true) == .notDetermined)
     }
@@ -32,7 +32,7 @@ struct CaptureSessionTests {
     func presets() throws {
         let session = CaptureSession()
         let device = CaptureDevice.find(virtual: .back)
-        try session.addInput(CaptureDeviceInput(device: device))
+        try session.checked.addInput(CaptureDeviceInput(device: device))
         try session.setSessionPreset(.hd1280x720)
         #expect(device.activeFormat.width == 1280)
         try session.setSessionPreset(.medium)
@@ -57,15 +57,15 @@ struct CaptureSessionTests {
         let session = CaptureSession()
         let device = CaptureDevice.find(virtual: .back)
         let input = try CaptureDeviceInput(device: device)
-        try session.addInput(input)
+        try session.checked.addInput(input)
         #expect(!session.canAddInput(input))
-        #expect(throws: CaptureError.inputAlreadyAdded(device: "virtual:back")) { try session.addInput(input) }
+        #expect(throws: CaptureError.inputAlreadyAdded(device: "virtual:back")) { try session.checked.addInput(input) }
         #expect(throws: CaptureError.inputAlreadyAdded(device: "virtual:back")) {
-            try session.addInput(CaptureDeviceInput(device: device))
+            try session.checked.addInput(CaptureDeviceInput(device: device))
         }
         let output = StillImageOutput()
-        try session.addOutput(output)
-        #expect(throws: CaptureError.outputAlreadyAdded(output: "still")) { try session.addOutput(output) }
+        try session.checked.addOutput(output)
+        #expect(throws: CaptureError.outputAlreadyAdded(output: "still")) { try session.checked.addOutput(output) }
         // Capturing before the session runs: the connection is not active.
         let connection = try #require(output.connection(with: .video))
         #expect(!connection.isActive)
@@ -75,16 +75,16 @@ struct CaptureSessionTests {
         }
         #expect(throws: CaptureError.self) { try output.setOutputSettings(.uncompressed(.yuy2)) }
         #expect(throws: CaptureError.self) { try VideoDataOutput().setVideoSettings(.init(pixelFormat: .bgra, width: 320)) }
-        #expect(throws: CaptureError.unbalancedConfiguration) { try session.commitConfiguration() }
-        #expect(throws: CaptureError.self) { try session.removeInput(try CaptureDeviceInput(device: .find(virtual: .front))) }
+        #expect(throws: CaptureError.unbalancedConfiguration) { try session.checked.commitConfiguration() }
+        #expect(throws: CaptureError.self) { try session.checked.removeInput(try CaptureDeviceInput(device: .find(virtual: .front))) }
         #expect(throws: CaptureError.self) { try CaptureDevice.find("no-such-camera") }
     }
 
     @Test("an output with no input cannot run")
     func outputWithoutInput() throws {
         let session = CaptureSession()
-        try session.addOutput(VideoDataOutput())
-        #expect(throws: CaptureError.noCompatibleInput(output: "videoData")) { try session.startRunning() }
+        try session.checked.addOutput(VideoDataOutput())
+        #expect(throws: CaptureError.noCompatibleInput(output: "videoData")) { try session.checked.startRunning() }
         #expect(!session.isRunning)
     }
 
@@ -95,7 +95,7 @@ struct CaptureSessionTests {
         let test = try TestSession(preset: .cif352x288, outputs: [output, frames])
         let connection = try #require(output.connection(with: .video))
         connection.isEnabled = false
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         #expect(!connection.isActive)
         #expect(frames.connection(with: .video)?.isActive == true)
@@ -112,7 +112,7 @@ struct CaptureSessionTests {
             }
         }
         defer { observers.forEach(NotificationCenter.default.removeObserver) }
-        try test.session.startRunning()
+        try test.session.checked.startRunning()
         #expect(test.session.isRunning)
         test.session.stopRunning()
         #expect(!test.session.isRunning)
@@ -127,7 +127,7 @@ struct CaptureSessionTests {
             if let error = note.userInfo?[CaptureSession.errorKey] as? CaptureError { errors.continuation.yield(error) }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         let source = try test.session.runtime!.pipeline.element(named: "input0_src")
         source.postError(domain: .resource, message: "device unplugged")
         var iterator = errors.stream.makeAsyncIterator()
@@ -144,18 +144,18 @@ struct CaptureSessionTests {
         let session = test.session
         let observer = NotificationCenter.default.addObserver(forName: CaptureSession.runtimeErrorNotification, object: session, queue: nil) { _ in
             session.stopRunning()
-            do { try session.startRunning() } catch { Issue.record("restart failed: \(error)") }
+            do { try session.checked.startRunning() } catch { Issue.record("restart failed: \(error)") }
             restarted.continuation.yield(session.isRunning)
         }
         defer { NotificationCenter.default.removeObserver(observer) }
-        try await session.startRunning()
+        try await session.checked.startRunning()
         try session.runtime!.pipeline.element(named: "input0_src").postError(domain: .stream, message: "glitch")
         var iterator = restarted.stream.makeAsyncIterator()
         #expect(await iterator.next() == true)
         // Nothing from the failed pipeline stops its successor later.
         try await Task.sleep(for: .milliseconds(200))
         #expect(session.isRunning)
-        await session.stopRunning()
+        await session.checked.stopRunning()
     }
 
     @Test("switching cameras inside begin/commit on a running session keeps frames coming from the new device")
@@ -164,17 +164,17 @@ struct CaptureSessionTests {
         let delegate = RecordingDelegate()
         output.setSampleBufferDelegate(delegate, queue: DispatchQueue(label: "switch"))
         let test = try TestSession(preset: .cif352x288, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await Task.sleep(for: .milliseconds(300))
         test.session.beginConfiguration()
-        try test.session.removeInput(test.input)
+        try test.session.checked.removeInput(test.input)
         let front = try CaptureDeviceInput(device: .find(virtual: .front))
-        try test.session.addInput(front)
+        try test.session.checked.addInput(front)
         test.session.beginConfiguration()
-        try test.session.commitConfiguration()
+        try test.session.checked.commitConfiguration()
         #expect(test.session.pipelineDescription.contains("input0_src"))
-        try test.session.commitConfiguration()
+        try test.session.checked.commitConfiguration()
         #expect(test.session.isRunning)
         let before = delegate.frames.withLock { $0.count }
         try await Task.sleep(for: .milliseconds(500))

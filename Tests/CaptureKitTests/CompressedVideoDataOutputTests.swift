@@ -61,7 +61,7 @@ struct CompressedVideoDataOutputTests {
         try frames.setVideoSettings(.init(codec: .h264, keyFrameInterval: 30))
         let units = Units(frames)
         let test = try TestSession(preset: .vga640x480, outputs: [frames])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await units.wait(for: 45)
         let all = units.units.withLock { $0 }
@@ -87,7 +87,7 @@ struct CompressedVideoDataOutputTests {
         try frames.setVideoSettings(.init(codec: .h264, keyFrameInterval: 30, profile: profile))
         let units = Units(frames)
         let test = try TestSession(preset: .vga640x480, outputs: [frames])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await units.wait(for: 10)
         let file = try temporaryDirectory().appendingPathComponent("units.h264")
@@ -103,7 +103,7 @@ struct CompressedVideoDataOutputTests {
         let units = Units(frames)
         let test = try TestSession(preset: .vga640x480, outputs: [frames])
         #expect(!frames.requestKeyFrame(), "no running compressed branch yet")
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         for round in 0..<3 {
             try await units.wait(for: 20 * (round + 1))
@@ -122,7 +122,7 @@ struct CompressedVideoDataOutputTests {
         try frames.setVideoSettings(.init(codec: .h264, bitrate: 400_000, keyFrameInterval: 30))
         let units = Units(frames)
         let test = try TestSession(preset: .vga640x480, outputs: [frames])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await units.wait(for: 30)
         let highStart = Date().timeIntervalSinceReferenceDate
@@ -145,7 +145,7 @@ struct CompressedVideoDataOutputTests {
         let frames = VideoDataOutput(), movie = MovieFileOutput()
         try frames.setVideoSettings(.init(codec: .h264))
         let test = try TestSession(preset: .vga640x480, outputs: [frames, movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let events = RecordingEvents()
         movie.startRecording(to: try temporaryDirectory().appendingPathComponent("shared.mp4"), recordingDelegate: events)

@@ -92,20 +92,20 @@ struct DeviceConformanceTests {
     func firstFrame(_ kind: String) async throws {
         let device = try Self.device(kind)
         let session = CaptureSession()
-        try session.addInput(try CaptureDeviceInput(device: device))
+        try session.checked.addInput(try CaptureDeviceInput(device: device))
         if device.hasMediaType(.audio) {
             let output = AudioDataOutput()
-            try session.addOutput(output)
+            try session.checked.addOutput(output)
             let stream = output.sampleBuffers()
-            try await session.startRunning()
+            try await session.checked.startRunning()
             defer { session.stopRunning() }
             var iterator = stream.makeAsyncIterator()
             #expect(await iterator.next() != nil)
         } else {
             let output = VideoDataOutput()
-            try session.addOutput(output)
+            try session.checked.addOutput(output)
             let stream = output.sampleBuffers()
-            try await session.startRunning()
+            try await session.checked.startRunning()
             defer { session.stopRunning() }
             var iterator = stream.makeAsyncIterator()
             let first = try #require(await iterator.next())
@@ -121,14 +121,14 @@ struct DeviceConformanceTests {
     }
 
     static let probes: [Probe] = [
-        Probe(name: "focus locked", supported: { $0.isFocusModeSupported(.locked) }) { try $0.setFocusModeLocked(lensPosition: 0.5) },
+        Probe(name: "focus locked", supported: { $0.isFocusModeSupported(.locked) }) { try $0.checked.setFocusModeLocked(lensPosition: 0.5) },
         Probe(name: "continuous autofocus", supported: { $0.isFocusModeSupported(.continuousAutoFocus) }) { try $0.setFocusMode(.continuousAutoFocus) },
         Probe(name: "exposure locked", supported: { $0.isExposureModeSupported(.locked) }) { try $0.setExposureMode(.locked) },
         Probe(name: "custom exposure", supported: { $0.isExposureModeSupported(.custom) }) {
-            try $0.setExposureModeCustom(duration: CaptureDevice.currentExposureDuration, iso: CaptureDevice.currentISO)
+            try $0.checked.setExposureModeCustom(duration: CaptureDevice.currentExposureDuration, iso: CaptureDevice.currentISO)
         },
         Probe(name: "white balance locked", supported: { $0.isWhiteBalanceModeSupported(.locked) }) {
-            try $0.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: CaptureDevice.currentWhiteBalanceGains)
+            try $0.checked.setWhiteBalanceModeLocked(with: CaptureDevice.currentWhiteBalanceGains)
         },
         Probe(name: "torch", supported: { $0.hasTorch }) { try $0.setTorchMode(.on) },
         Probe(name: "flash", supported: { $0.hasFlash }) { try $0.setFlashMode(.on) },

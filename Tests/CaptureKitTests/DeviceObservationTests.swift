@@ -20,7 +20,7 @@ struct DeviceObservationTests {
             try? other.setFocusMode(.continuousAutoFocus)
             other.unlockForConfiguration()
         }
-        try other.setFocusModeLocked(lensPosition: 0.25)
+        try other.checked.setFocusModeLocked(lensPosition: 0.25)
         var iterator = changed.stream.makeAsyncIterator()
         _ = await iterator.next()
         #expect(device.lensPosition == 0.25)
@@ -46,9 +46,9 @@ struct DeviceObservationTests {
         let offsets = device.values(of: \.exposureTargetOffset)
         var offsetIterator = offsets.makeAsyncIterator()
         _ = await offsetIterator.next()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
-        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 240), iso: CaptureDevice.currentISO)
+        try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 240), iso: CaptureDevice.currentISO)
         var offset = try #require(await offsetIterator.next())
         for _ in 0..<10 where abs(offset + 1) > 0.05 { offset = try #require(await offsetIterator.next()) }
         #expect(abs(offset + 1) <= 0.05, "half the light: -1 EV")

@@ -21,7 +21,7 @@ struct ExposureTests {
         let still = StillImageOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames, still])
         let stream = frames.sampleBuffers(bufferingNewest: 256)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try device.lockForConfiguration()
         defer {
@@ -38,7 +38,7 @@ struct ExposureTests {
         }
         // Twice the light: 1/60 s at ISO 100 instead of the metered 1/120 s.
         let synced = AsyncStream<CaptureTime>.makeStream()
-        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: CaptureDevice.currentISO) { time in
+        try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: CaptureDevice.currentISO) { time in
             synced.continuation.yield(time)
         }
         #expect(device.exposureMode == .custom)
@@ -74,11 +74,11 @@ struct ExposureTests {
         let frames = VideoDataOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames])
         let stream = frames.sampleBuffers(bufferingNewest: 256)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try device.lockForConfiguration()
         defer {
-            try? device.setExposureTargetBias(0)
+            try? device.checked.setExposureTargetBias(0)
             try? device.setExposureMode(.continuousAutoExposure)
             device.unlockForConfiguration()
         }
@@ -86,7 +86,7 @@ struct ExposureTests {
         _ = await iterator.next()
         #expect(abs(device.exposureTargetOffset) < 0.01, "auto exposure sits on its target")
         let synced = AsyncStream<CaptureTime>.makeStream()
-        try device.setExposureTargetBias(-1) { synced.continuation.yield($0) }
+        try device.checked.setExposureTargetBias(-1) { synced.continuation.yield($0) }
         var syncIterator = synced.stream.makeAsyncIterator()
         let syncTime = try #require(await syncIterator.next())
         var sample = try #require(await iterator.next())
@@ -107,27 +107,34 @@ struct ExposureTests {
         #expect(abs(device.exposureDuration.seconds / (1.0 / 240) - 1) < 0.08, "\(device.exposureDuration)")
         #expect(abs(device.exposureTargetOffset) <= AutoExposure.tolerance, "on the biased target")
         // Custom exposure two stops above the biased target: the meter says so.
-        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 120), iso: 200) { synced.continuation.yield($0) }
+        try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 120), iso: 200) { synced.continuation.yield($0) }
         _ = await syncIterator.next()
         // Highlights clip at twice the light, so the meter reads a little under the 2 EV it is set to.
         #expect(device.exposureTargetOffset > 1.2 && device.exposureTargetOffset <= 2.05, "\(device.exposureTargetOffset)")
-        #expect(throws: CaptureError.outOfRange(name: "exposure target bias", value: 9, range: -8...8)) { try device.setExposureTargetBias(9) }
+        #expect(throws: CaptureError.outOfRange(name: "exposure target bias", value: 9, range: -8...8)) { try device.checked.setExposureTargetBias(9) }
     }
 
     @Test("exposure needs the lock, supported modes and values in range")
     func exposureMisuse() throws {
         let device = CaptureDevice.find(virtual: .front)
         #expect(throws: CaptureError.notLocked(device: "virtual:front")) {
-            try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: 100)
+            try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: 100)
         }
         try device.lockForConfiguration()
         defer { device.unlockForConfiguration() }
         #expect(throws: CaptureError.outOfRange(name: "ISO", value: 6400, range: 50...3200)) {
-            try device.setExposureModeCustom(duration: CaptureDevice.currentExposureDuration, iso: 6400)
+            try device.checked.setExposureModeCustom(duration: CaptureDevice.currentExposureDuration, iso: 6400)
         }
-        #expect(throws: CaptureError.outOfRange(name: "exposure duration", value: 1, range: (1.0 / 8000)...(1.0 / 30))) {
-            try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 1), iso: CaptureDevice.currentISO)
+        #expect(throws: CaptureError.outOfRange(name: "exposure duration", value: 2, range: (1.0 / 8000)...1)) {
+            try device.checked.setExposureModeCustom(duration: CaptureTime(value: 2, timescale: 1), iso: CaptureDevice.currentISO)
         }
+        // Longer than a frame but within activeFormat.maxExposureDuration: the frames lengthen to
+        // hold it, as in AVFoundation.
+        #expect(device.activeVideoMaxFrameDuration < CaptureTime(value: 1, timescale: 2))
+        try device.checked.setExposureModeCustom(duration: device.activeFormat.maxExposureDuration, iso: CaptureDevice.currentISO)
+        #expect(device.exposureDuration == CaptureTime(value: 1, timescale: 1) && device.activeVideoMaxFrameDuration == CaptureTime(value: 1, timescale: 1))
+        device.restoreDefaultControls()
+        try device.setActiveVideoMaxFrameDuration(CaptureDevice.defaultFrameDuration)
         #expect(throws: CaptureError.outOfRange(name: "exposure point of interest x", value: 1.5, range: 0...1)) {
             try device.setExposurePointOfInterest(CGPoint(x: 1.5, y: 0.5))
         }
@@ -144,7 +151,7 @@ struct TorchTests {
         let frames = VideoDataOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames])
         let stream = frames.sampleBuffers(bufferingNewest: 256)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         #expect(device.hasTorch && !CaptureDevice.find(virtual: .front).hasTorch)
         #expect(throws: CaptureError.notLocked(device: "virtual:back")) { try device.setTorchModeOn(level: 0.5) }

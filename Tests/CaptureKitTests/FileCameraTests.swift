@@ -57,7 +57,7 @@ struct FileCameraTests {
         try output.setVideoSettings(.init(pixelFormat: .bgra))
         let test = try TestSession(preset: .high, device: device, outputs: [output])
         let stream = output.sampleBuffers(bufferingNewest: 8)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var times: [Double] = []
         for await sample in stream {
@@ -83,7 +83,7 @@ struct FileCameraTests {
         try output.setVideoSettings(.init(pixelFormat: .bgra))
         let test = try TestSession(preset: .high, device: device, outputs: [output])
         let stream = output.sampleBuffers(bufferingNewest: 16)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var colours: [String] = [], times: [Double] = []
         for await sample in stream {

@@ -30,7 +30,7 @@ struct FocusTests {
         let frames = VideoDataOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames])
         let stream = frames.sampleBuffers(bufferingNewest: 256)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try device.lockForConfiguration()
         defer {
@@ -46,7 +46,7 @@ struct FocusTests {
             seen.append((sample.presentationTime, try Self.sharpness(sample)))
         }
         let synced = AsyncStream<CaptureTime>.makeStream()
-        try device.setFocusModeLocked(lensPosition: 0.0) { synced.continuation.yield($0) }
+        try device.checked.setFocusModeLocked(lensPosition: 0.0) { synced.continuation.yield($0) }
         #expect(device.focusMode == .locked && device.lensPosition == 0)
         var syncIterator = synced.stream.makeAsyncIterator()
         let syncTime = try #require(await syncIterator.next())
@@ -77,11 +77,11 @@ struct FocusTests {
     @Test("focus needs the lock, a supported mode and a lens position in 0...1")
     func focusMisuse() throws {
         let device = CaptureDevice.find(virtual: .front)
-        #expect(throws: CaptureError.notLocked(device: "virtual:front")) { try device.setFocusModeLocked(lensPosition: 0.5) }
+        #expect(throws: CaptureError.notLocked(device: "virtual:front")) { try device.checked.setFocusModeLocked(lensPosition: 0.5) }
         try device.lockForConfiguration()
         defer { device.unlockForConfiguration() }
         #expect(throws: CaptureError.outOfRange(name: "lens position", value: 1.5, range: 0...1)) {
-            try device.setFocusModeLocked(lensPosition: 1.5)
+            try device.checked.setFocusModeLocked(lensPosition: 1.5)
         }
         #expect(throws: CaptureError.outOfRange(name: "focus point of interest y", value: -0.1, range: 0...1)) {
             try device.setFocusPointOfInterest(CGPoint(x: 0.5, y: -0.1))

@@ -26,7 +26,7 @@ struct InterruptionTests {
                     let thread = Thread.current.name ?? ""
                     if Thread.isMainThread || thread.contains("bus") || thread.contains(":src") { onMainOrGStreamer.add(1, ordering: .relaxed) }
                     names.withLock { $0.append(name.rawValue) }
-                    if let reason = note.userInfo?[CaptureSession.interruptionReasonKey] as? InterruptionReason { reasons.withLock { $0.append(reason) } }
+                    if let reason = note.userInfo?[CaptureSession.interruptionReasonKey] as? Int, let reason = InterruptionReason(rawValue: reason) { reasons.withLock { $0.append(reason) } }
                 }
             }
         }
@@ -51,7 +51,7 @@ struct InterruptionTests {
         let stream = frames.sampleBuffers(bufferingNewest: 1000)
         let reader = Task { for await sample in stream { times.withLock { $0.append(sample.presentationTime.nanoseconds) } } }
         defer { reader.cancel() }
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning(); try? device.injectFault(nil) }
         try await Task.sleep(for: .milliseconds(200))
         try device.injectFault(.unplugged)
@@ -89,7 +89,7 @@ struct InterruptionTests {
         let notes = Notes()
         let observers = notes.observe(test.session, device: device)
         defer { observers.forEach(NotificationCenter.default.removeObserver) }
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning(); try? device.injectFault(nil) }
         try device.injectFault(.inUseByAnotherClient)
         try await notes.wait(for: CaptureSession.wasInterruptedNotification)

@@ -127,10 +127,10 @@ struct LibcameraControlTests {
         let device = Self.piDevice()
         try device.lockForConfiguration()
         defer { device.unlockForConfiguration() }
-        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: 400)
-        try device.setExposureTargetBias(-1.5)
-        try device.setFocusModeLocked(lensPosition: 0.25)
-        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 2, greenGain: 1, blueGain: 1.5))
+        try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: 400)
+        try device.checked.setExposureTargetBias(-1.5)
+        try device.checked.setFocusModeLocked(lensPosition: 0.25)
+        try device.checked.setWhiteBalanceModeLocked(with: .init(redGain: 2, greenGain: 1, blueGain: 1.5))
         try device.setAutomaticallyEnablesLowLightBoostWhenAvailable(true)
         try device.setAutoFocusRangeRestriction(.near)
         try device.setSmoothAutoFocusEnabled(true)
@@ -149,17 +149,17 @@ struct LibcameraControlTests {
         let old = Self.piDevice(Self.pi04)
         try old.lockForConfiguration()
         defer { old.unlockForConfiguration() }
-        try old.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: 400)
+        try old.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: 400)
         #expect(old.readState { $0.sourceControls } == ["exposure-time": "16667", "analogue-gain": "4"])
         try old.setExposureMode(.continuousAutoExposure)
         try old.setWhiteBalanceMode(.continuousAutoWhiteBalance)
         #expect(old.readState { $0.sourceControls } == ["exposure-time": "0", "analogue-gain": "0"])
-        #expect(throws: CaptureError.self) { try old.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 2, greenGain: 1, blueGain: 1)) }
+        #expect(throws: CaptureError.self) { try old.checked.setWhiteBalanceModeLocked(with: .init(redGain: 2, greenGain: 1, blueGain: 1)) }
         // The next start carries them on the element.
         let source = device.backend.sourceElements(prefix: "s", device: device, format: device.activeFormat)[0]
         #expect(source.properties.contains { $0.name == "lens-position" && $0.value == "11.25" })
         #expect(throws: CaptureError.self) { try device.setVideoHDREnabled(true) }
-        #expect(throws: CaptureError.self) { try device.setExposureModeCustom(duration: CaptureTime(value: 200, timescale: 1), iso: 400) }
+        #expect(throws: CaptureError.self) { try device.checked.setExposureModeCustom(duration: CaptureTime(value: 200, timescale: 1), iso: 400) }
     }
 
     @Test("where the installed libcamerasrc carries controls (0.4+), every property CaptureKit writes is taken by a real element")

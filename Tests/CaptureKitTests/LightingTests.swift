@@ -17,7 +17,7 @@ struct LightingTests {
             still = StillImageOutput()
             try still.setOutputSettings(jpeg ? .jpeg(quality: 0.9) : .uncompressed(.bgra))
             live = try await LiveFrames(device: device)
-            try live.test.session.addOutput(still)
+            try live.test.session.checked.addOutput(still)
             try await live.next()
         }
 
@@ -114,7 +114,7 @@ struct LightingTests {
         #expect(throws: CaptureError.self) { try device.setVideoHDREnabled(true) }
         try device.setAutomaticallyAdjustsVideoHDREnabled(false)
         // Twice the metered light: the background and the bright patches clip.
-        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: CaptureDevice.currentISO)
+        try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: CaptureDevice.currentISO)
         for _ in 0..<3 { try await rig.live.next() }
         let clipped = try AutoModesTests.statistics(try await rig.live.next(), everything).clippedFraction
         try device.setVideoHDREnabled(true)

@@ -48,16 +48,16 @@ struct LiveRuntimeTests {
         let frames = VideoDataOutput()
         let log = FrameLog(frames)
         let test = try TestSession(preset: .vga640x480, outputs: [frames])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await log.waitForFrames(5)
         let pipeline = try #require(test.session.runtime?.pipeline)
         for cycle in 0..<6 {
             let still = StillImageOutput(), metadata = MetadataOutput()
             test.session.beginConfiguration()
-            try test.session.addOutput(still)
-            try test.session.addOutput(metadata)
-            try test.session.commitConfiguration()
+            try test.session.checked.addOutput(still)
+            try test.session.checked.addOutput(metadata)
+            try test.session.checked.commitConfiguration()
             #expect(test.session.runtime?.pipeline === pipeline, "the pipeline is changed in place, not rebuilt")
             if cycle % 2 == 0 {
                 let sample = try await still.captureStillImage(from: try #require(still.connection(with: .video)))
@@ -65,9 +65,9 @@ struct LiveRuntimeTests {
             }
             try await Task.sleep(for: .milliseconds(60))
             test.session.beginConfiguration()
-            try test.session.removeOutput(still)
-            try test.session.removeOutput(metadata)
-            try test.session.commitConfiguration()
+            try test.session.checked.removeOutput(still)
+            try test.session.checked.removeOutput(metadata)
+            try test.session.checked.commitConfiguration()
             try await Task.sleep(for: .milliseconds(60))
         }
         let count = log.count
@@ -84,16 +84,16 @@ struct LiveRuntimeTests {
         let log = FrameLog(frames)
         let still = StillImageOutput()
         let test = try TestSession(preset: .cif352x288, outputs: [frames, still])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await log.waitForFrames(5)
         var current = test.input
         for position in [CaptureDevice.Position.front, .back, .front] {
             let next = try CaptureDeviceInput(device: .find(virtual: position))
             test.session.beginConfiguration()
-            try test.session.removeInput(current)
-            try test.session.addInput(next)
-            try test.session.commitConfiguration()
+            try test.session.checked.removeInput(current)
+            try test.session.checked.addInput(next)
+            try test.session.checked.commitConfiguration()
             current = next
             let count = log.count
             try await log.waitForFrames(count + 6)
@@ -119,7 +119,7 @@ struct LiveRuntimeTests {
             }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await log.waitForFrames(3)
         try test.session.runtime!.pipeline.element(named: "output1_encode").postError(domain: .library, message: "encoder broke")
@@ -135,7 +135,7 @@ struct LiveRuntimeTests {
         #expect(test.session.runtime?.plan.branches.map(\.key) == ["output0"])
         // The next commit builds the failed branch again.
         test.session.beginConfiguration()
-        try test.session.commitConfiguration()
+        try test.session.checked.commitConfiguration()
         let sample = try await still.captureStillImage(from: try #require(still.connection(with: .video)))
         #expect(sample.formatDescription.codec == .jpeg)
     }
@@ -146,25 +146,25 @@ struct LiveRuntimeTests {
         let log = FrameLog(frames)
         let test = try TestSession(preset: .cif352x288, outputs: [frames])
         let device = test.input.device
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await log.waitForFrames(3)
         let sensor = try #require(test.session.runtime?.live.withLock { $0.sources["input0"]?.painter } as? VirtualCameraSensor)
         try device.lockForConfiguration()
-        try device.ramp(toVideoZoomFactor: 4, withRate: 1)
+        try device.checked.ramp(toVideoZoomFactor: 4, withRate: 1)
         device.unlockForConfiguration()
         try await Task.sleep(for: .milliseconds(150))
         let still = StillImageOutput()
-        try test.session.addOutput(still)
+        try test.session.checked.addOutput(still)
         let midway = device.videoZoomFactor
         #expect(device.isRampingVideoZoom)
         try await Task.sleep(for: .milliseconds(200))
-        try test.session.removeOutput(still)
+        try test.session.checked.removeOutput(still)
         #expect(device.videoZoomFactor > midway)
         #expect(test.session.runtime?.live.withLock { $0.sources["input0"]?.painter } as? VirtualCameraSensor === sensor)
         #expect(sensor.frameCount >= log.count - 1)
         try device.lockForConfiguration()
-        try device.cancelVideoZoomRamp()
+        try device.checked.cancelVideoZoomRamp()
         try device.setVideoZoomFactor(1)
         device.unlockForConfiguration()
     }
@@ -175,7 +175,7 @@ struct LiveRuntimeTests {
         try metadata.setMetadataObjectTypes([.qr])
         let test = try TestSession(preset: .vga640x480, outputs: [metadata])
         let stream = metadata.metadataObjects(bufferingNewest: 256)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var codes: [MachineReadableCodeObject] = []
         var changed = false
@@ -185,8 +185,8 @@ struct LiveRuntimeTests {
                 // Add and remove another output mid-way: the metadata branch is not touched.
                 changed = true
                 let still = StillImageOutput()
-                try test.session.addOutput(still)
-                try test.session.removeOutput(still)
+                try test.session.checked.addOutput(still)
+                try test.session.checked.removeOutput(still)
             }
             if codes.count >= 10 { break }
         }

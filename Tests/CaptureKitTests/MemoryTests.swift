@@ -30,9 +30,9 @@ struct MemoryTests {
             let frames = VideoDataOutput()
             let test = try TestSession(preset: .vga640x480, outputs: [StillImageOutput(), frames])
             var iterator = frames.sampleBuffers().makeAsyncIterator()
-            try await test.session.startRunning()
+            try await test.session.checked.startRunning()
             _ = await iterator.next()
-            await test.session.stopRunning()
+            await test.session.checked.stopRunning()
         }
         #expect(grown < 16384, "\(grown) KB over 60 cycles")
     }
@@ -40,12 +40,12 @@ struct MemoryTests {
     @Test("adding and removing a still output on a running session frees each branch")
     func addRemove() async throws {
         let test = try TestSession(preset: .vga640x480, outputs: [VideoDataOutput()])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let grown = try await Self.growth {
             let still = StillImageOutput()
-            try test.session.addOutput(still)
-            try test.session.removeOutput(still)
+            try test.session.checked.addOutput(still)
+            try test.session.checked.removeOutput(still)
         }
         #expect(grown < 16384, "\(grown) KB over 100 cycles")
     }
@@ -54,7 +54,7 @@ struct MemoryTests {
     func stills() async throws {
         let still = StillImageOutput()
         let test = try TestSession(preset: .vga640x480, outputs: [still])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(still.connection(with: .video))
         let grown = try await Self.growth(warmUp: 30, cycles: 60) { _ = try await still.captureStillImage(from: connection) }

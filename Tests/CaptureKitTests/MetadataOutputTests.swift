@@ -12,7 +12,7 @@ struct MetadataOutputTests {
         try output.setMetadataObjectTypes([.qr, .ean13])
         let test = try TestSession(preset: .vga640x480, outputs: [output])
         let stream = output.metadataObjects(bufferingNewest: 64)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var batches: [[MachineReadableCodeObject]] = []
         for await batch in stream {
@@ -78,7 +78,7 @@ struct MetadataOutputTests {
         try output.setMetadataObjectTypes(groups[0])
         let test = try TestSession(preset: .hd1280x720, device: device, outputs: [output])
         let stream = output.metadataObjects(bufferingNewest: 8)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var found: [MetadataObjectType: Set<String>] = [:]
         var group = 0, batches = 0
@@ -107,7 +107,7 @@ struct MetadataOutputTests {
         try output.setRectOfInterest(CGRect(x: 0.5, y: 0, width: 0.5, height: 0.6))
         let test = try TestSession(preset: .vga640x480, outputs: [output])
         let stream = output.metadataObjects(bufferingNewest: 64)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var seen = Set<MetadataObjectType>()
         var count = 0

@@ -13,9 +13,9 @@ struct MovieFileOutputTests {
         let test = try TestSession(preset: preset, device: device, outputs: [])
         if audio {
             let mic = try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })
-            try test.session.addInput(CaptureDeviceInput(device: mic))
+            try test.session.checked.addInput(CaptureDeviceInput(device: mic))
         }
-        for output in outputs { try test.session.addOutput(output) }
+        for output in outputs { try test.session.checked.addOutput(output) }
         return test
     }
 
@@ -29,7 +29,7 @@ struct MovieFileOutputTests {
         configure(movie)
         let test = try session(audio: audio, device: device, preset: preset, outputs: [movie])
         connection(try #require(movie.connection(with: .video)))
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let url = try temporaryDirectory().appendingPathComponent("clip.\(ext)")
         let events = RecordingEvents()
@@ -74,7 +74,7 @@ struct MovieFileOutputTests {
     func launchLine() async throws {
         let movie = MovieFileOutput()
         let test = try Self.session(outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let directory = try temporaryDirectory()
         let events = RecordingEvents()
@@ -99,7 +99,7 @@ struct MovieFileOutputTests {
     func stalledSinkDrops() async throws {
         let movie = MovieFileOutput()
         let test = try Self.session(audio: false, outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let events = RecordingEvents()
         movie.startRecording(to: try temporaryDirectory().appendingPathComponent("stall.mp4"), recordingDelegate: events)

@@ -131,7 +131,7 @@ struct MovieFinalizerTests {
         let movie = MovieFileOutput()
         movie.maxRecordedDuration = CaptureTime(seconds: 1, preferredTimescale: 600)
         let test = try MovieFileOutputTests.session(outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let url = try temporaryDirectory().appendingPathComponent("kept.mp4")
         let events = RecordingEvents()

@@ -12,7 +12,7 @@ struct MovieRecordingBehaviourTests {
         let movie = MovieFileOutput()
         movie.maxRecordedDuration = CaptureTime(value: 1, timescale: 1)
         let test = try MovieFileOutputTests.session(outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let url = try temporaryDirectory().appendingPathComponent("limit.mp4")
         let events = RecordingEvents()
@@ -32,7 +32,7 @@ struct MovieRecordingBehaviourTests {
         let limit: Int64 = 150_000
         movie.maxRecordedFileSize = limit
         let test = try MovieFileOutputTests.session(outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let url = try temporaryDirectory().appendingPathComponent("size.mov")
         let events = RecordingEvents()
@@ -83,7 +83,7 @@ struct MovieRecordingBehaviourTests {
         let movie = MovieFileOutput(), frames = VideoDataOutput(), still = StillImageOutput()
         let log = LiveRuntimeTests.FrameLog(frames)
         let test = try MovieFileOutputTests.session(outputs: [frames, still, movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await log.waitForFrames(5)
         let url = try temporaryDirectory().appendingPathComponent("busy.mp4")
@@ -95,14 +95,14 @@ struct MovieRecordingBehaviourTests {
         for _ in 0..<3 {
             let metadata = MetadataOutput(), audio = AudioDataOutput()
             test.session.beginConfiguration()
-            try test.session.addOutput(metadata)
-            try test.session.addOutput(audio)
-            try test.session.commitConfiguration()
+            try test.session.checked.addOutput(metadata)
+            try test.session.checked.addOutput(audio)
+            try test.session.checked.commitConfiguration()
             try await Task.sleep(for: .milliseconds(150))
             test.session.beginConfiguration()
-            try test.session.removeOutput(metadata)
-            try test.session.removeOutput(audio)
-            try test.session.commitConfiguration()
+            try test.session.checked.removeOutput(metadata)
+            try test.session.checked.removeOutput(audio)
+            try test.session.checked.commitConfiguration()
             try await Task.sleep(for: .milliseconds(150))
         }
         #expect(movie.isRecording)
@@ -122,12 +122,12 @@ struct MovieRecordingBehaviourTests {
     func sessionStops() async throws {
         let movie = MovieFileOutput()
         let test = try MovieFileOutputTests.session(outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         let url = try temporaryDirectory().appendingPathComponent("stopped.mkv")
         let events = RecordingEvents()
         movie.startRecording(to: url, recordingDelegate: events)
         try await Task.sleep(for: .milliseconds(700))
-        await test.session.stopRunning()
+        await test.session.checked.stopRunning()
         let error = (try await events.finishError(within: 10))
         #expect(error.code == .sessionStopped)
         #expect(error.recordingSuccessfullyFinished)
@@ -139,7 +139,7 @@ struct MovieRecordingBehaviourTests {
     func stoppedBeforeFirstFrame(ext: String) async throws {
         let movie = MovieFileOutput()
         let test = try MovieFileOutputTests.session(outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let url = try temporaryDirectory().appendingPathComponent("empty.\(ext)")
         let events = RecordingEvents()
@@ -170,7 +170,7 @@ struct MovieRecordingBehaviourTests {
         let events = RecordingEvents()
         movie.startRecording(to: directory.appendingPathComponent("a.mp4"), recordingDelegate: events)
         #expect((try await events.finishError(within: 5)).code == .sessionNotRunning)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let avi = RecordingEvents()
         movie.startRecording(to: directory.appendingPathComponent("a.avi"), recordingDelegate: avi)
@@ -200,7 +200,7 @@ struct MovieRecordingBehaviourTests {
         let movie = MovieFileOutput()
         movie.movieFragmentInterval = CaptureTime(value: 1, timescale: 2)
         let test = try MovieFileOutputTests.session(outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let directory = try temporaryDirectory()
         let url = directory.appendingPathComponent("live.mp4"), copy = directory.appendingPathComponent("crash.mp4")
@@ -222,7 +222,7 @@ struct MovieRecordingBehaviourTests {
     func recordingsInARow() async throws {
         let movie = MovieFileOutput()
         let test = try MovieFileOutputTests.session(audio: true, outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let directory = try temporaryDirectory()
         for index in 0..<3 {
@@ -242,7 +242,7 @@ struct MovieRecordingBehaviourTests {
         let movie = MovieFileOutput()
         let test = try MovieFileOutputTests.session(audio: false, outputs: [movie])
         let device = test.input.device
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning(); try? device.injectFault(nil) }
         let url = try temporaryDirectory().appendingPathComponent("unplugged.mp4")
         let events = RecordingEvents()
@@ -261,7 +261,7 @@ struct MovieRecordingBehaviourTests {
     func cameraSwitch() async throws {
         let movie = MovieFileOutput()
         let test = try MovieFileOutputTests.session(audio: false, outputs: [movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let url = try temporaryDirectory().appendingPathComponent("switch.mp4")
         let events = RecordingEvents()
@@ -269,9 +269,9 @@ struct MovieRecordingBehaviourTests {
         try await Task.sleep(for: .milliseconds(600))
         let front = try CaptureDeviceInput(device: CaptureDevice.find(virtual: .front))
         test.session.beginConfiguration()
-        try test.session.removeInput(test.input)
-        try test.session.addInput(front)
-        try test.session.commitConfiguration()
+        try test.session.checked.removeInput(test.input)
+        try test.session.checked.addInput(front)
+        try test.session.checked.commitConfiguration()
         try await Task.sleep(for: .milliseconds(600))
         #expect(movie.isRecording, "the switch did not end the recording")
         movie.stopRecording()
@@ -287,7 +287,7 @@ struct MovieRecordingBehaviourTests {
         let movie = MovieFileOutput(), frames = VideoDataOutput()
         let log = LiveRuntimeTests.FrameLog(frames)
         let test = try MovieFileOutputTests.session(audio: false, outputs: [frames, movie])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let url = try temporaryDirectory().appendingPathComponent("resized.mp4")
         let events = RecordingEvents()

@@ -49,27 +49,27 @@ struct ObservablePropertyTests {
 
     static let rows: [Row] = [
         row(\.exposureMode, "exposureMode") { try $0.setExposureMode(.locked) },
-        row(\.exposureDuration, "exposureDuration") { try $0.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 250), iso: CaptureDevice.currentISO) },
-        row(\.iso, "iso") { try $0.setExposureModeCustom(duration: CaptureDevice.currentExposureDuration, iso: 400) },
-        row(\.exposureTargetBias, "exposureTargetBias") { try $0.setExposureTargetBias(-1) },
-        row(\.exposureTargetOffset, "exposureTargetOffset") { try $0.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 500), iso: CaptureDevice.currentISO) },
-        row(\.isAdjustingExposure, "isAdjustingExposure") { try $0.setExposureTargetBias(2) },
+        row(\.exposureDuration, "exposureDuration") { try $0.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 250), iso: CaptureDevice.currentISO) },
+        row(\.iso, "iso") { try $0.checked.setExposureModeCustom(duration: CaptureDevice.currentExposureDuration, iso: 400) },
+        row(\.exposureTargetBias, "exposureTargetBias") { try $0.checked.setExposureTargetBias(-1) },
+        row(\.exposureTargetOffset, "exposureTargetOffset") { try $0.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 500), iso: CaptureDevice.currentISO) },
+        row(\.isAdjustingExposure, "isAdjustingExposure") { try $0.checked.setExposureTargetBias(2) },
         row(\.exposurePointOfInterest, "exposurePointOfInterest") { try $0.setExposurePointOfInterest(CGPoint(x: 0.2, y: 0.3)) },
         row(\.focusMode, "focusMode") { try $0.setFocusMode(.locked) },
-        row(\.lensPosition, "lensPosition") { try $0.setFocusModeLocked(lensPosition: 0.1) },
-        row(\.isAdjustingFocus, "isAdjustingFocus") { try $0.setFocusModeLocked(lensPosition: 0.1); try $0.setFocusMode(.autoFocus) },
+        row(\.lensPosition, "lensPosition") { try $0.checked.setFocusModeLocked(lensPosition: 0.1) },
+        row(\.isAdjustingFocus, "isAdjustingFocus") { try $0.checked.setFocusModeLocked(lensPosition: 0.1); try $0.setFocusMode(.autoFocus) },
         row(\.focusPointOfInterest, "focusPointOfInterest") { try $0.setFocusPointOfInterest(CGPoint(x: 0.7, y: 0.4)) },
         row(\.isSmoothAutoFocusEnabled, "isSmoothAutoFocusEnabled") { try $0.setSmoothAutoFocusEnabled(true) },
         row(\.autoFocusRangeRestriction, "autoFocusRangeRestriction") { try $0.setAutoFocusRangeRestriction(.near) },
         row(\.whiteBalanceMode, "whiteBalanceMode") { try $0.setWhiteBalanceMode(.locked) },
-        row(\.deviceWhiteBalanceGains, "deviceWhiteBalanceGains") { try $0.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 1, greenGain: 1, blueGain: 1)) },
+        row(\.deviceWhiteBalanceGains, "deviceWhiteBalanceGains") { try $0.checked.setWhiteBalanceModeLocked(with: .init(redGain: 1, greenGain: 1, blueGain: 1)) },
         row(\.isAdjustingWhiteBalance, "isAdjustingWhiteBalance") {
-            try $0.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 1, greenGain: 1, blueGain: 1))
+            try $0.checked.setWhiteBalanceModeLocked(with: .init(redGain: 1, greenGain: 1, blueGain: 1))
             try $0.setWhiteBalanceMode(.autoWhiteBalance)
         },
         row(\.grayWorldDeviceWhiteBalanceGains, "grayWorldDeviceWhiteBalanceGains") { $0.setVirtualIlluminant(temperature: 5500) },
         row(\.videoZoomFactor, "videoZoomFactor") { try $0.setVideoZoomFactor(2) },
-        row(\.isRampingVideoZoom, "isRampingVideoZoom") { try $0.ramp(toVideoZoomFactor: 2, withRate: 2) },
+        row(\.isRampingVideoZoom, "isRampingVideoZoom") { try $0.checked.ramp(toVideoZoomFactor: 2, withRate: 2) },
         row(\.torchMode, "torchMode") { try $0.setTorchMode(.on) },
         row(\.torchLevel, "torchLevel") { try $0.setTorchModeOn(level: 0.5) },
         row(\.isTorchActive, "isTorchActive") { try $0.setTorchModeOn(level: 0.5) },
@@ -97,7 +97,7 @@ struct ObservablePropertyTests {
     func announces(row: Row) async throws {
         let device = CaptureDevice.find(virtual: .back)
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [VideoDataOutput()])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer {
             test.session.stopRunning()
             try? device.lockForConfiguration()

@@ -9,8 +9,8 @@ struct PlanDiffTests {
         let session = CaptureSession()
         try session.setSessionPreset(.vga640x480)
         let input = try CaptureDeviceInput(device: device)
-        try session.addInput(input)
-        for output in outputs { try session.addOutput(output) }
+        try session.checked.addInput(input)
+        for output in outputs { try session.checked.addOutput(output) }
         return (session, input)
     }
 
@@ -23,10 +23,10 @@ struct PlanDiffTests {
         let frames = VideoDataOutput(), still = StillImageOutput(), metadata = MetadataOutput()
         let (session, _) = try session([frames, still])
         let before = session.pipelinePlan
-        try session.addOutput(metadata)
+        try session.checked.addOutput(metadata)
         let added = session.pipelinePlan
         #expect(before.diff(to: added) == [.addBranch(try branch(added, "output2"))])
-        try session.removeOutput(still)
+        try session.checked.removeOutput(still)
         let removed = session.pipelinePlan
         // The metadata output keeps its key after the still output before it goes.
         #expect(added.diff(to: removed) == [.removeBranch("output1")])
@@ -55,9 +55,9 @@ struct PlanDiffTests {
         let (session, input) = try session([frames, still])
         let before = session.pipelinePlan
         session.beginConfiguration()
-        try session.removeInput(input)
-        try session.addInput(CaptureDeviceInput(device: .find(virtual: .front)))
-        try session.commitConfiguration()
+        try session.checked.removeInput(input)
+        try session.checked.addInput(CaptureDeviceInput(device: .find(virtual: .front)))
+        try session.checked.commitConfiguration()
         let switched = session.pipelinePlan
         let source = try #require(switched.sources.first)
         #expect(before.diff(to: switched) == [.replaceSource(source)])

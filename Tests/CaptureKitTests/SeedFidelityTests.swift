@@ -51,16 +51,16 @@ struct SeedFidelityTests {
         let device = CaptureDevice.find(virtual: .back)
         let frames = VideoDataOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try device.lockForConfiguration()
         defer {
-            try? device.setExposureTargetBias(0)
+            try? device.checked.setExposureTargetBias(0)
             device.unlockForConfiguration()
         }
-        try device.setExposureTargetBias(-1)
+        try device.checked.setExposureTargetBias(-1)
         let synced = AsyncStream<CaptureTime>.makeStream()
-        try device.setExposureTargetBias(CaptureDevice.currentExposureTargetBias) { time in
+        try device.checked.setExposureTargetBias(CaptureDevice.currentExposureTargetBias) { time in
             synced.continuation.yield(time)
             synced.continuation.finish()
         }
@@ -68,12 +68,12 @@ struct SeedFidelityTests {
         var iterator = synced.stream.makeAsyncIterator()
         let time = await iterator.next()
         #expect(time?.isNumeric == true && time! > .zero, "\(String(describing: time))")
-        #expect(throws: CaptureError.self) { try device.setExposureTargetBias(9) }
+        #expect(throws: CaptureError.self) { try device.checked.setExposureTargetBias(9) }
     }
 
     @Test("requestAccess(for:completionHandler:) answers through the handler, as seed 004 calls it")
     func requestAccessHandler() async throws {
-        let expected = try CaptureDevice.authorizationStatus(for: .video) == .authorized
+        let expected = CaptureDevice.authorizationStatus(for: .video) == .authorized
         let answer = await withCheckedContinuation { continuation in
             CaptureDevice.requestAccess(for: .video) { granted in continuation.resume(returning: granted) }
         }

@@ -8,7 +8,7 @@ struct StillImageOutputTests {
     func jpegExif() async throws {
         let output = StillImageOutput()
         let test = try TestSession(outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(output.connection(with: .video))
         connection.videoOrientation = .portrait
@@ -35,7 +35,7 @@ struct StillImageOutputTests {
     func allOrientations() async throws {
         let output = StillImageOutput()
         let test = try TestSession(outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(output.connection(with: .video))
         let directory = try temporaryDirectory()
@@ -63,7 +63,7 @@ struct StillImageOutputTests {
         let output = StillImageOutput()
         try output.setOutputSettings(.uncompressed(.bgra))
         let test = try TestSession(outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(output.connection(with: .video))
         let runtime = try #require(test.session.runtime)
@@ -83,7 +83,7 @@ struct StillImageOutputTests {
         let output = StillImageOutput()
         try output.setOutputSettings(.jpeg(quality: 0.95))
         let test = try TestSession(outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let sample = try await output.captureStillImage(from: try #require(output.connection(with: .video)))
         let directory = try temporaryDirectory()
@@ -108,7 +108,7 @@ struct StillImageOutputTests {
         let output = StillImageOutput()
         try output.setOutputSettings(.uncompressed(.bgra))
         let test = try TestSession(outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let sample = try await output.captureStillImage(from: try #require(output.connection(with: .video)))
         #expect(sample.formatDescription.pixelFormat == .bgra)
@@ -130,7 +130,7 @@ struct StillImageOutputTests {
     func uncompressedRanges(format: PixelFormat) async throws {
         let output = StillImageOutput()
         let test = try TestSession(outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var levels: [ColorRange: (white: UInt8, black: UInt8)] = [:]
         for range in ColorRange.allCases {
@@ -157,15 +157,15 @@ struct StillImageOutputTests {
         let device = CaptureDevice.find(virtual: .back)
         let output = StillImageOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer {
             test.session.stopRunning()
             device.restoreDefaultControls()
         }
         try device.lockForConfiguration()
-        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 250), iso: 400)
-        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 1, greenGain: 1.5, blueGain: 2))
-        try device.setFocusModeLocked(lensPosition: 0.3)
+        try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 250), iso: 400)
+        try device.checked.setWhiteBalanceModeLocked(with: .init(redGain: 1, greenGain: 1.5, blueGain: 2))
+        try device.checked.setFocusModeLocked(lensPosition: 0.3)
         try device.setVideoZoomFactor(2)
         device.unlockForConfiguration()
         let connection = try #require(output.connection(with: .video))
@@ -198,7 +198,7 @@ struct StillImageOutputTests {
         // The metadata branch stays out of the pipeline, so only the faces handed over below are seen.
         let metadataConnection = try #require(metadata.connection(with: .video))
         metadataConnection.isEnabled = false
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(still.connection(with: .video))
         #expect(try await still.captureStillImage(from: connection).attachments.stillMetadata?.faces == [])
@@ -212,7 +212,7 @@ struct StillImageOutputTests {
     func capturingFlag() async throws {
         let output = StillImageOutput()
         let test = try TestSession(outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let connection = try #require(output.connection(with: .video))
         #expect(!output.isCapturingStillImage)

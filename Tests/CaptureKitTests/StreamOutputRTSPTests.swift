@@ -23,7 +23,7 @@ struct StreamOutputRTSPTests {
         let url = "rtsp://127.0.0.1:\(port)/cam"
         let output = try StreamOutput(target: StreamTarget(parsing: "rtsp://:\(port)/cam"), videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let directory = try temporaryDirectory()
         let tcpFile = directory.appendingPathComponent("tcp.ts"), udpFile = directory.appendingPathComponent("udp.ts")
@@ -59,7 +59,7 @@ struct StreamOutputRTSPTests {
         let port = freePort()
         let output = try StreamOutput(target: StreamTarget(parsing: "rtsp://me:s3cret@:\(port)/cam"), videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let refused = try run("/usr/bin/ffprobe", ["-v", "error", "-rtsp_transport", "tcp", "rtsp://127.0.0.1:\(port)/cam"])
         #expect(refused.contains("401"), "no credentials: \(refused)")
@@ -88,7 +88,7 @@ struct StreamOutputRTSPTests {
         let url = "rtsp://127.0.0.1:\(port)/cam"
         let output = try StreamOutput(target: StreamTarget(parsing: "rtsp://:\(port)/cam"), videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let directory = try temporaryDirectory()
         let stays = try Self.ffmpeg(url, transport: "tcp", seconds: 4, to: directory.appendingPathComponent("stays.ts"))
@@ -114,17 +114,17 @@ struct StreamOutputRTSPTests {
         let port = freePort()
         let first = try StreamOutput(target: StreamTarget(parsing: "rtsp://:\(port)/a"))
         let test = try TestSession(preset: .vga640x480, outputs: [first])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         let second = try StreamOutput(target: StreamTarget(parsing: "rtsp://:\(port)/b"))
         let other = try TestSession(preset: .vga640x480, device: CaptureDevice.find(virtual: .front), outputs: [second])
         await #expect {
-            try await other.session.startRunning()
+            try await other.session.checked.startRunning()
         } throws: { error in
             guard let error = error as? CaptureError else { return false }
             return error.code == .streamFailed && error.message.contains("127.0.0.1:\(port)")
         }
-        await test.session.stopRunning()
-        try await other.session.startRunning()
+        await test.session.checked.stopRunning()
+        try await other.session.checked.startRunning()
         defer { other.session.stopRunning() }
         let probe = try run("/usr/bin/ffprobe", ["-v", "error", "-rtsp_transport", "tcp", "-show_entries", "stream=codec_name,width",
                                                  "-of", "csv=p=0", "rtsp://127.0.0.1:\(port)/b"])
@@ -142,7 +142,7 @@ struct StreamOutputRTSPTests {
         let hls = try StreamOutput(target: .hls(HLSTarget(directory: directory.appendingPathComponent("hls"), segmentDuration: 1)),
                                    videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [publisher, hls])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await Self.wait(seconds: 10) { server.recordedBytes > 150_000 }
         #expect(server.recordedBytes > 150_000, "the server records: \(server.process.output)")
@@ -177,7 +177,7 @@ struct StreamOutputRTSPTests {
         let directory = try temporaryDirectory()
         let publisher = try StreamOutput(target: StreamTarget(parsing: "publish:rtsp://127.0.0.1:\(port)/in"), videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [publisher])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await Self.wait(seconds: 10) { if case .failed = publisher.status { true } else { false } }
         guard case .failed(let error, let retry) = publisher.status else {

@@ -17,7 +17,7 @@ struct StreamOutputTests {
         let output = try StreamOutput(target: .hls(HLSTarget(directory: directory, segmentDuration: 1, playlistLength: 2)),
                                       videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let playlist = directory.appendingPathComponent("playlist.m3u8")
         try await Self.wait(seconds: 10) { ((try? String(contentsOf: playlist, encoding: .utf8)) ?? "").components(separatedBy: "#EXTINF").count > 2 }
@@ -42,7 +42,7 @@ struct StreamOutputTests {
         let port = freePort()
         let output = try StreamOutput(target: StreamTarget(parsing: "srt://:\(port)?latency=20"), videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let file = try temporaryDirectory().appendingPathComponent("srt.ts")
         let ffmpeg = try BackgroundProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", "srt://127.0.0.1:\(port)?mode=caller&latency=20000",
@@ -63,9 +63,9 @@ struct StreamOutputTests {
         let port = freePort()
         let output = try StreamOutput(target: StreamTarget(parsing: "srt://:\(port)?latency=20"), videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [])
-        try test.session.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual:microphone")))
-        try test.session.addOutput(output)
-        try await test.session.startRunning()
+        try test.session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual:microphone")))
+        try test.session.checked.addOutput(output)
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let directory = try temporaryDirectory()
         func receiver(_ name: String, seconds: Int) throws -> BackgroundProcess {
@@ -101,7 +101,7 @@ struct StreamOutputTests {
         }
         var (receiver, first) = try receive("first.ts")
         let test = try TestSession(preset: .vga640x480, outputs: [caller, hls])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await Task.sleep(for: .seconds(2))
         receiver.kill()
@@ -135,7 +135,7 @@ struct StreamOutputTests {
         try await Task.sleep(for: .milliseconds(500))
         let output = try StreamOutput(target: StreamTarget(parsing: "srt://127.0.0.1:\(port)?latency=20"), videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         #expect(try await ffmpeg.wait(seconds: 15), "ffmpeg ends after 2 s: \(ffmpeg.output)")
         let video = try #require(try MovieProbe(file.path).video, "ffprobe decodes it without errors")
@@ -154,7 +154,7 @@ struct StreamOutputTests {
         let port = freePort() & ~1
         let output = try StreamOutput(target: StreamTarget(parsing: "rtp://127.0.0.1:\(port)"), videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await Self.wait(seconds: 5) { output.sessionDescription != nil }
         let sdp = try #require(output.sessionDescription)

@@ -40,7 +40,7 @@ struct StreamOutputWHEPTests {
     @Test("Chromium on another origin plays two viewers at 640x480 from one encode; DELETE ends each, the server frees its port")
     func browserPlays() async throws {
         let (test, output, url) = try Self.serving()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         let player = try BackgroundProcess("/usr/bin/python3", [Self.player.path, url.absoluteString, "--viewers", "2", "--frames", "30",
                                                                  "--timeout", "30", "--hold", "2"])
         try await StreamOutputTests.wait(seconds: 40) { Self.report("PLAYING", in: player.output) != nil || !player.process.isRunning }
@@ -65,21 +65,21 @@ struct StreamOutputWHEPTests {
         try await StreamOutputTests.wait(seconds: 5) { output.statistics.clients == 0 }
         #expect(output.statistics.clients == 0, "the viewers left")
         #expect(output.statistics.bytesSent > 10_000 && output.status == .streaming && test.session.isRunning, "\(output.statistics) \(output.status)")
-        await test.session.stopRunning()
+        await test.session.checked.stopRunning()
         let stillServing = (try? await Self.request(url, method: "OPTIONS")) != nil
         #expect(!stillServing, "the server stopped with the session")
         // The port is free again: a second output binds it.
         let again = try StreamOutput(target: .whep(host: "127.0.0.1", port: url.port!, path: "/live/whep"))
         let second = try TestSession(preset: .vga640x480, outputs: [again])
-        try await second.session.startRunning()
+        try await second.session.checked.startRunning()
         #expect(again.status == .streaming)
-        await second.session.stopRunning()
+        await second.session.checked.stopRunning()
     }
 
     @Test("HTTP: POST without SDP is 400 naming what is expected, OPTIONS answers CORS, DELETE of an unknown session is 404, PATCH 405")
     func httpAnswers() async throws {
         let (test, _, url) = try Self.serving()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let (bad, badHeaders, badBody) = try await Self.request(url, method: "POST", headers: ["Content-Type": "application/json"], body: "{}")
         #expect(bad == 400 && badBody.contains("application/sdp"), "\(bad) \(badBody)")
@@ -130,15 +130,15 @@ struct StreamOutputWHEPTests {
     @Test("A port in use is a streamFailed error naming the target")
     func portInUse() async throws {
         let (test, output, url) = try Self.serving()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         #expect(output.status == .streaming)
         let clash = try StreamOutput(target: .whep(host: "127.0.0.1", port: url.port!, path: "/other"))
         let second = try TestSession(preset: .vga640x480, device: CaptureDevice.find(virtual: .front), outputs: [clash])
         do {
-            try await second.session.startRunning()
+            try await second.session.checked.startRunning()
             Issue.record("a second server on the same port starts: \(clash.status)")
-            await second.session.stopRunning()
+            await second.session.checked.stopRunning()
         } catch {
             #expect(error.code == .streamFailed && error.value == clash.target.description && error.message.contains("\(url.port!)"), "\(error)")
         }
@@ -149,7 +149,7 @@ extension StreamOutputWHEPTests {
     @Test("A viewer whose browser is killed (SIGKILL) is removed within seconds, when its RTCP stops; the session and the stream run on")
     func viewerVanishes() async throws {
         let (test, output, url) = try Self.serving()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let player = try BackgroundProcess("/usr/bin/python3", [Self.player.path, url.absoluteString, "--frames", "15", "--timeout", "30",
                                                                  "--hold", "1", "--vanish"])
@@ -170,8 +170,8 @@ extension StreamOutputWHEPTests {
     func audio() async throws {
         let (test, output, url) = try Self.serving()
         let mic = try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })
-        try test.session.addInput(CaptureDeviceInput(device: mic))
-        try await test.session.startRunning()
+        try test.session.checked.addInput(CaptureDeviceInput(device: mic))
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let player = try BackgroundProcess("/usr/bin/python3", [Self.player.path, url.absoluteString, "--audio", "--frames", "15",
                                                                  "--timeout", "30", "--hold", "0"])
@@ -189,7 +189,7 @@ extension StreamOutputWHEPTests {
     @Test("A 1920x1080 stream (H.264 level 4) plays in Chromium, whose offer names level 3.1 and allows asymmetry; an offer that does not is 406 naming both levels")
     func levelAboveTheOffer() async throws {
         let (test, output, url) = try Self.serving(preset: .hd1920x1080)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let player = try BackgroundProcess("/usr/bin/python3", [Self.player.path, url.absoluteString, "--frames", "15", "--timeout", "30",
                                                                  "--hold", "0"])

@@ -23,12 +23,12 @@ struct SubjectAreaTests {
         }
         try device.setSubjectAreaChangeMonitoringEnabled(true)
         #expect(device.isSubjectAreaChangeMonitoringEnabled)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await Task.sleep(for: .milliseconds(500))
         #expect(posts.load(ordering: .relaxed) == 0, "only the square moved")
         // A quarter of the light: most of the frame changes.
-        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 480), iso: CaptureDevice.currentISO)
+        try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 480), iso: CaptureDevice.currentISO)
         for _ in 0..<50 where posts.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(20)) }
         #expect(posts.load(ordering: .relaxed) == 1)
     }

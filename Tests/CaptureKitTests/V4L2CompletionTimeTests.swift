@@ -45,7 +45,7 @@ struct V4L2CompletionTimeTests {
         let device = try Self.runningC920()
         let doubled = CaptureTime(seconds: device.exposureDuration.seconds * 2, preferredTimescale: 1_000_000)
         let time = try await Self.completion(device, lumas: [100, 101, 99, 196, 198]) {
-            try device.setExposureModeCustom(duration: doubled, iso: CaptureDevice.currentISO, completionHandler: $0)
+            try device.checked.setExposureModeCustom(duration: doubled, iso: CaptureDevice.currentISO, completionHandler: $0)
         }
         #expect(time == Self.frame(33))
     }
@@ -53,13 +53,13 @@ struct V4L2CompletionTimeTests {
     @Test("a lens move completes at the first frame begun after the write; a change never seen, at the sixth frame")
     func unmeteredAndUnseen() async throws {
         let device = try Self.runningC920()
-        let moved = try await Self.completion(device, lumas: [100, 100, 100]) { try device.setFocusModeLocked(lensPosition: 0.3, completionHandler: $0) }
+        let moved = try await Self.completion(device, lumas: [100, 100, 100]) { try device.checked.setFocusModeLocked(lensPosition: 0.3, completionHandler: $0) }
         #expect(moved == Self.frame(31), "frame 30 is presented at the write; frame 31 a full interval after it")
         let unseen = try Self.runningC920()
         for frame in 27...29 { unseen.frameMetered(meanLuma: 255, at: Self.frame(frame)) }
         let doubled = CaptureTime(seconds: unseen.exposureDuration.seconds * 2, preferredTimescale: 1_000_000)
         let late = try await Self.completion(unseen, lumas: Array(repeating: 255, count: 8)) {
-            try unseen.setExposureModeCustom(duration: doubled, iso: CaptureDevice.currentISO, completionHandler: $0)
+            try unseen.checked.setExposureModeCustom(duration: doubled, iso: CaptureDevice.currentISO, completionHandler: $0)
         }
         #expect(late == Self.frame(36), "a clipped scene never shows it: the sixth frame after the write")
     }

@@ -31,7 +31,7 @@ struct V4L2LiveTests {
         let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
         let still = StillImageOutput()
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [still])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let sample = try await still.captureStillImage(from: try #require(still.connection(with: .video)))
         let metadata = try #require(sample.attachments.stillMetadata)
@@ -53,7 +53,7 @@ struct V4L2LiveTests {
         try output.setVideoSettings(.init(pixelFormat: .gray8))
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [output])
         let stream = output.sampleBuffers(bufferingNewest: 1)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var iterator = stream.makeAsyncIterator()
         for _ in 0..<3 { _ = await iterator.next() }
@@ -81,11 +81,11 @@ struct V4L2LiveTests {
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [output])
         let reasons = AsyncStream<InterruptionReason>.makeStream()
         let observer = NotificationCenter.default.addObserver(forName: CaptureSession.wasInterruptedNotification, object: test.session, queue: nil) { note in
-            if let reason = note.userInfo?[CaptureSession.interruptionReasonKey] as? InterruptionReason { reasons.continuation.yield(reason) }
+            if let reason = note.userInfo?[CaptureSession.interruptionReasonKey] as? Int, let reason = InterruptionReason(rawValue: reason) { reasons.continuation.yield(reason) }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         let stream = output.sampleBuffers()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var iterator = stream.makeAsyncIterator()
         _ = await iterator.next()
@@ -112,7 +112,7 @@ struct V4L2LiveTests {
         try output.setVideoSettings(.init(pixelFormat: .gray8))
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [output])
         let stream = output.sampleBuffers(bufferingNewest: 1)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var iterator = stream.makeAsyncIterator()
         for _ in 0..<10 { _ = await iterator.next() }
@@ -123,10 +123,10 @@ struct V4L2LiveTests {
         let gainBefore = device.readState { $0.sourceControls["gain"].flatMap { Int64($0) } } ?? discovered
         try device.lockForConfiguration()
         defer {
-            try? device.setExposureTargetBias(0)
+            try? device.checked.setExposureTargetBias(0)
             device.unlockForConfiguration()
         }
-        try device.setExposureTargetBias(-2)
+        try device.checked.setExposureTargetBias(-2)
         var after = before
         for _ in 0..<60 {
             after = try Self.meanLuma(try #require(await iterator.next()))
@@ -151,7 +151,7 @@ struct V4L2LiveTests {
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [output])
         #expect(test.session.pipelineDescription.contains("videocrop"))
         let stream = output.sampleBuffers(bufferingNewest: 1)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var iterator = stream.makeAsyncIterator()
         /// Level changes along the top quarter's middle row (vivid's colour bars).
@@ -208,7 +208,7 @@ struct V4L2LiveTests {
         #expect(!device.isExposureModeSupported(.custom) && device.capabilities.byDevice(.iso), "vivid has a gain and no exposure time")
         let still = StillImageOutput()
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [still])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let isos = device.exposureLimits.iso
         let settings = [isos.lowerBound, isos.upperBound].map {

@@ -45,7 +45,7 @@ struct V4L2SeedControlTests {
             return chain.first { $0.name == "input0_caps" }?.properties.first?.value
         }
         func exposing(_ timescale: Int32) throws -> String? {
-            try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: timescale), iso: CaptureDevice.currentISO)
+            try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: timescale), iso: CaptureDevice.currentISO)
             return caps()
         }
         try device.lockForConfiguration()
@@ -75,14 +75,14 @@ struct V4L2SeedControlTests {
         try device.lockForConfiguration()
         defer { device.unlockForConfiguration() }
         let done = AsyncStream<CaptureTime>.makeStream()
-        try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 100), iso: 400) { done.continuation.yield($0) }
+        try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 100), iso: 400) { done.continuation.yield($0) }
         var iterator = done.stream.makeAsyncIterator()
         #expect(await iterator.next() == .zero, "no session runs it: applied at start")
         let gain = try #require(mapping.gain(forISO: 400))
         #expect(Self.extraControls(device) == "c,auto_exposure=1,exposure_time_absolute=100,gain=\(gain)")
         #expect(device.exposureMode == .custom && device.iso == 400)
         #expect(throws: CaptureError.outOfRange(name: "exposure duration", value: 1, range: 0.0003...0.2047)) {
-            try device.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 1), iso: CaptureDevice.currentISO)
+            try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 1), iso: CaptureDevice.currentISO)
         }
         try device.setExposureMode(.continuousAutoExposure)
         #expect(Self.extraControls(device)?.contains("auto_exposure=3") == true)
@@ -93,7 +93,7 @@ struct V4L2SeedControlTests {
         let c920 = try Self.camera("logitech-c920")
         try c920.lockForConfiguration()
         defer { c920.unlockForConfiguration() }
-        try c920.setFocusModeLocked(lensPosition: 0.5)
+        try c920.checked.setFocusModeLocked(lensPosition: 0.5)
         let value = try #require(c920.v4l2Mapping?.focusValue(forLensPosition: 0.5))
         #expect(Self.extraControls(c920)?.contains("focus_automatic_continuous=0") == true)
         #expect(Self.extraControls(c920)?.contains("focus_absolute=\(value)") == true)
@@ -105,7 +105,7 @@ struct V4L2SeedControlTests {
         try c270.lockForConfiguration()
         defer { c270.unlockForConfiguration() }
         #expect(throws: CaptureError.unsupported(feature: "locked focus", device: "/dev/v4l/by-id/logitech-c270")) {
-            try c270.setFocusModeLocked(lensPosition: 0.5)
+            try c270.checked.setFocusModeLocked(lensPosition: 0.5)
         }
     }
 
@@ -115,7 +115,7 @@ struct V4L2SeedControlTests {
         #expect(c920.isWhiteBalanceModeSupported(.locked) && c920.isWhiteBalanceModeSupported(.continuousAutoWhiteBalance))
         try c920.lockForConfiguration()
         defer { c920.unlockForConfiguration() }
-        try c920.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: c920.deviceWhiteBalanceGains(for: .init(temperature: 4000, tint: 0)))
+        try c920.checked.setWhiteBalanceModeLocked(with: c920.deviceWhiteBalanceGains(for: .init(temperature: 4000, tint: 0)))
         let controls = try #require(Self.extraControls(c920))
         #expect(controls.contains("white_balance_automatic=0"), "\(controls)")
         let kelvin = try #require(controls.split(separator: ",").first { $0.hasPrefix("white_balance_temperature=") }?.split(separator: "=").last.flatMap { Int($0) })

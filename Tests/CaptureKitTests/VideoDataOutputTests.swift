@@ -13,13 +13,13 @@ final class RecordingDelegate: VideoDataOutputSampleBufferDelegate {
 
     init(delay: Duration = .zero) { self.delay = delay }
 
-    func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+    func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
         frames.withLock { $0.append(sampleBuffer.presentationTime) }
         devices.withLock { _ = $0.insert(sampleBuffer.attachments.deviceUniqueID) }
         if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds)) }
     }
 
-    func captureOutput(_ output: VideoDataOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+    func captureOutput(_ output: CaptureOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
         drops.add(1, ordering: .relaxed)
     }
 }
@@ -32,7 +32,7 @@ struct VideoDataOutputTests {
         try output.setVideoSettings(.init(pixelFormat: .gray8, width: 320, height: 240))
         let test = try TestSession(outputs: [output])
         let stream = output.sampleBuffers(bufferingNewest: 64)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var times: [CaptureTime] = []
         var moving: Set<[UInt8]> = []
@@ -59,7 +59,7 @@ struct VideoDataOutputTests {
         try output.setVideoSettings(.init(pixelFormat: .nv12))
         let test = try TestSession(outputs: [output])
         let stream = output.sampleBuffers()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var iterator = stream.makeAsyncIterator()
         let sample = try #require(await iterator.next())
@@ -84,31 +84,60 @@ struct VideoDataOutputTests {
         output.setSampleBufferDelegate(delegate, queue: DispatchQueue(label: "slow"))
         #expect(output.alwaysDiscardsLateVideoFrames)
         let test = try TestSession(preset: .cif352x288, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         try await Task.sleep(for: .seconds(1))
-        await test.session.stopRunning()
+        await test.session.checked.stopRunning()
         let delivered = delegate.frames.withLock { $0.count }
         let dropped = delegate.drops.load(ordering: .relaxed)
         #expect(delivered >= 5 && delivered <= 12, "delivered \(delivered)")
         #expect(dropped >= 10, "dropped \(dropped)")
     }
 
-    @Test("orientation and mirroring travel as attachments")
-    func attachments() async throws {
-        let output = VideoDataOutput()
-        let test = try TestSession(preset: .cif352x288, device: .find(virtual: .front), outputs: [output])
-        let connection = try #require(output.connection(with: .video))
-        #expect(connection.isVideoMirrored, "front cameras mirror automatically")
-        connection.videoOrientation = .portrait
-        let stream = output.sampleBuffers()
-        try await test.session.startRunning()
+    @Test("frames are turned and mirrored in pixels as the connection asks, as AVFoundation's are; a front camera's are not mirrored unless asked")
+    func turnedPixels() async throws {
+        let straight = VideoDataOutput(), turned = VideoDataOutput(), mirrored = VideoDataOutput()
+        for output in [straight, turned, mirrored] { try output.setVideoSettings(.init(pixelFormat: .bgra)) }
+        let test = try TestSession(preset: .vga640x480, device: .find(virtual: .front), outputs: [straight, turned, mirrored])
+        let turnedConnection = try #require(turned.connection(with: .video)), mirroredConnection = try #require(mirrored.connection(with: .video))
+        #expect(![straight, turned, mirrored].contains { $0.connection(with: .video)?.isVideoMirrored == true },
+                "AVFoundation mirrors a front camera's preview by default, not its video data")
+        turnedConnection.videoOrientation = .portrait
+        mirroredConnection.videoOrientation = .portrait
+        mirroredConnection.isVideoMirrored = true
+        let streams = [straight, turned, mirrored].map { $0.sampleBuffers(bufferingNewest: 64) }
+        let seen = SeenFrames()
+        let collectors = streams.enumerated().map { index, stream in
+            Task {
+                for await sample in stream {
+                    let values = try? VideoPreviewTests.lattice(sample)
+                    #expect(sample.attachments.videoOrientation == .landscapeRight && !sample.attachments.isVideoMirrored,
+                            "the pixels are turned: nothing is left for a viewer to do")
+                    seen.lattices.withLock { $0[index][sample.presentationTime.nanoseconds] = values }
+                    seen.sizes.withLock { $0[index] = [sample.formatDescription.width, sample.formatDescription.height] }
+                }
+            }
+        }
+        defer { collectors.forEach { $0.cancel() } }
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
-        var iterator = stream.makeAsyncIterator()
-        let sample = try #require(await iterator.next())
-        #expect(sample.attachments.videoOrientation == .portrait)
-        #expect(sample.attachments.isVideoMirrored)
-        #expect(sample.attachments.exifOrientation == 7)
-        #expect(sample.attachments.deviceUniqueID == "virtual:front")
-        #expect(sample.formatDescription.width == 352, "pixels are never rotated")
+        try await Task.sleep(for: .milliseconds(700))
+        let all = seen.lattices.withLock { $0 }
+        #expect(seen.sizes.withLock { $0 } == [[640, 480], [480, 640], [480, 640]])
+        let common = Set(all[0].keys).intersection(all[1].keys).intersection(all[2].keys).sorted().prefix(3)
+        #expect(common.count == 3, "frames of the same time from the three outputs")
+        for time in common {
+            let source = try #require(all[0][time] ?? nil), portrait = try #require(all[1][time] ?? nil), mirror = try #require(all[2][time] ?? nil)
+            let clockwise = VideoPreviewTests.turnedClockwise(source)
+            #expect(VideoPreviewTests.difference(portrait, clockwise) < 12 && VideoPreviewTests.difference(portrait, clockwise) * 2 < VideoPreviewTests.difference(portrait, source))
+            // Mirrored after turning: each row of the portrait picture reversed.
+            let reversed = (0..<16).flatMap { row in (0..<16).reversed().map { clockwise[row * 16 + $0] } }
+            #expect(VideoPreviewTests.difference(mirror, reversed) < 12 && VideoPreviewTests.difference(mirror, reversed) * 2 < VideoPreviewTests.difference(mirror, clockwise))
+        }
     }
+}
+
+/// The lattices and sizes of three outputs' frames, by output.
+final class SeenFrames: Sendable {
+    let lattices = Mutex<[[Int64: [Double]]]>([[:], [:], [:]])
+    let sizes = Mutex<[[Int]]>([[], [], []])
 }

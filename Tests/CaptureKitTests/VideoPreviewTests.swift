@@ -36,30 +36,36 @@ struct VideoPreviewTests {
     func joiningSessions() async throws {
         let early = CaptureSession()
         let waiting = VideoPreview(session: early)
-        #expect(waiting.session === early && waiting.connection == nil && early.outputs.contains { $0 === waiting })
+        #expect(waiting.session === early && waiting.connection == nil)
+        #expect(!early.outputs.contains { $0 === waiting }, "a preview is not one of the session's outputs, as AVCaptureVideoPreviewLayer is not")
         let device = CaptureDevice.find(virtual: .back)
         let input = try CaptureDeviceInput(device: device)
-        try early.addInput(input)
+        try early.checked.addInput(input)
         #expect(waiting.connection?.inputPorts.first?.device == device, "the input added later connects the preview")
+        #expect(early.connections.contains { $0 === waiting.connection }, "its connection is one of the session's")
+        early.addOutput(VideoDataOutput())
+        #expect(early.outputs.count == 1)
+        for output in early.outputs { early.removeOutput(output) }
+        #expect(early.outputs.isEmpty && waiting.session === early && waiting.connection != nil, "removing every output leaves the preview connected")
 
         let other = CaptureSession()
         waiting.session = other
-        #expect(!early.outputs.contains { $0 === waiting } && other.outputs.contains { $0 === waiting } && waiting.connection == nil)
+        #expect(waiting.session === other && waiting.connection == nil && !early.connections.contains { $0.output === waiting })
 
         let session = try TestSession(preset: .cif352x288, outputs: []).session
         let manual = VideoPreview(sessionWithNoConnection: session)
         #expect(manual.connection == nil)
         let port = try #require(session.inputs.first?.ports.first { $0.mediaType == .video })
-        try session.addConnection(CaptureConnection(inputPorts: [port], output: manual))
+        try session.checked.addConnection(CaptureConnection(inputPorts: [port], output: manual))
         #expect(manual.connection?.inputPorts.first === port)
         manual.sink = .frames()
         var frames = manual.frames.makeAsyncIterator()
-        try await session.startRunning()
+        try await session.checked.startRunning()
         defer { session.stopRunning() }
         let frame = try #require(await frames.next())
         #expect(frame.formatDescription.width == 352 && frame.formatDescription.height == 288)
         manual.setSessionWithNoConnection(nil)
-        #expect(manual.session == nil && !session.outputs.contains { $0 === manual } && manual.connection == nil)
+        #expect(manual.session == nil && !session.connections.contains { $0.output === manual } && manual.connection == nil)
     }
 
     @Test("frames come the size of the bounds, turned clockwise for portrait: the sensor's frame of the same time, rotated")
@@ -83,7 +89,7 @@ struct VideoPreviewTests {
         }
         defer { collector.cancel() }
         var shown = preview.frames.makeAsyncIterator()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         #expect(preview.sinkName == "appsink")
         var compared = 0
@@ -107,7 +113,7 @@ struct VideoPreviewTests {
         let preview = VideoPreview(session: test.session)
         preview.sink = .frames()
         var frames = preview.frames.makeAsyncIterator()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let own = try #require(await frames.next())
         #expect(own.formatDescription.width == 640 && own.formatDescription.height == 480)
@@ -139,7 +145,7 @@ struct VideoPreviewTests {
         preview.sink = .frames(.jpeg)
         preview.bounds = CGRect(x: 0, y: 0, width: 320, height: 240)
         var frames = preview.frames.makeAsyncIterator()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let frame = try #require(await frames.next())
         #expect(frame.formatDescription.codec == .jpeg && frame.formatDescription.width == 320)
@@ -155,7 +161,7 @@ struct VideoPreviewTests {
         preview.bounds = CGRect(x: 0, y: 0, width: 320, height: 240)
         preview.overlay = PreviewOverlay(shapes: [.init(points: [CGPoint(x: 20, y: 20), CGPoint(x: 120, y: 20), CGPoint(x: 120, y: 120), CGPoint(x: 20, y: 120)], label: "hello")])
         var frames = preview.frames.makeAsyncIterator()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         func pixel(_ frame: SampleBuffer, _ x: Int, _ y: Int) throws -> [UInt8] {
             try frame.withPlanes { planes in (0..<3).map { planes[0].bytes[y * planes[0].bytesPerRow + x * 4 + $0] } }
@@ -175,7 +181,7 @@ struct VideoPreviewTests {
     /// PreviewingVideo.md's overlay sample, word for word.
     static func outlineCodes(session: CaptureSession, preview: VideoPreview) async throws {
         let codes = MetadataOutput()
-        try session.addOutput(codes)
+        session.addOutput(codes)
         try codes.setMetadataObjectTypes([.qr])
         preview.overlay = PreviewOverlay()
         for await objects in codes.metadataObjects() {
@@ -194,8 +200,8 @@ struct VideoPreviewTests {
         preview.bounds = CGRect(x: 0, y: 0, width: 320, height: 240)
         let outlining = Task { try await Self.outlineCodes(session: test.session, preview: preview) }
         defer { outlining.cancel() }
-        for _ in 0..<100 where test.session.outputs.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
-        try await test.session.startRunning()
+        for _ in 0..<100 where test.session.outputs.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var shape: PreviewOverlay.Shape?
         for _ in 0..<200 where shape == nil {
@@ -215,7 +221,7 @@ struct VideoPreviewTests {
         let test = try TestSession(preset: .cif352x288, outputs: [raw])
         let preview = VideoPreview(session: test.session)
         var frames = raw.sampleBuffers(bufferingNewest: 8).makeAsyncIterator()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         for _ in 0..<100 where preview.failure == nil { try await Task.sleep(for: .milliseconds(20)) }
         let failure = try #require(preview.failure)
@@ -229,7 +235,7 @@ struct VideoPreviewTests {
         let raw = VideoDataOutput()
         let log = LiveRuntimeTests.FrameLog(raw)
         let test = try TestSession(preset: .vga640x480, outputs: [raw])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try await log.waitForFrames(5)
         for cycle in 0..<6 {
@@ -240,7 +246,7 @@ struct VideoPreviewTests {
             var frames = preview.frames.makeAsyncIterator()
             _ = try #require(await frames.next())
             preview.session = nil
-            #expect(!test.session.outputs.contains { $0 === preview })
+            #expect(!test.session.connections.contains { $0.output === preview })
             try await Task.sleep(for: .milliseconds(40))
         }
         let count = log.count

@@ -9,7 +9,7 @@ struct VirtualCameraTests {
         let output = StillImageOutput()
         try output.setOutputSettings(.jpeg(quality: 0.95))
         let test = try TestSession(preset: preset, outputs: [output])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let sample = try await output.captureStillImage(from: try #require(output.connection(with: .video)))
         let file = try temporaryDirectory().appendingPathComponent("scene.jpg")
@@ -37,7 +37,7 @@ struct VirtualCameraTests {
         let frames = VideoDataOutput()
         let stream = frames.sampleBuffers(bufferingNewest: 256)
         let test = try TestSession(preset: .cif352x288, outputs: [frames])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let pipeline = try #require(test.session.runtime?.pipeline)
         // After the painter, on the frames it painted: 50 ms each, a painter at 20 fps for a 30 fps format.

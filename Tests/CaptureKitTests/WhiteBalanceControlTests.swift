@@ -20,7 +20,7 @@ struct WhiteBalanceControlTests {
         let frames = VideoDataOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames])
         let stream = frames.sampleBuffers(bufferingNewest: 256)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try device.lockForConfiguration()
         defer {
@@ -42,7 +42,7 @@ struct WhiteBalanceControlTests {
         #expect(abs(device.temperatureAndTintValues(for: measured).temperature - 3200) < 5)
 
         let synced = AsyncStream<CaptureTime>.makeStream()
-        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 1, greenGain: 1, blueGain: 1)) {
+        try device.checked.setWhiteBalanceModeLocked(with: .init(redGain: 1, greenGain: 1, blueGain: 1)) {
             synced.continuation.yield($0)
         }
         var syncIterator = synced.stream.makeAsyncIterator()
@@ -62,7 +62,7 @@ struct WhiteBalanceControlTests {
     func gainErrors() throws {
         let device = CaptureDevice.find(virtual: .front)
         let unit = CaptureDevice.WhiteBalanceGains(redGain: 1, greenGain: 1, blueGain: 1)
-        #expect(throws: CaptureError.notLocked(device: "virtual:front")) { try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: unit) }
+        #expect(throws: CaptureError.notLocked(device: "virtual:front")) { try device.checked.setWhiteBalanceModeLocked(with: unit) }
         try device.lockForConfiguration()
         defer {
             try? device.setWhiteBalanceMode(.continuousAutoWhiteBalance)
@@ -70,10 +70,10 @@ struct WhiteBalanceControlTests {
         }
         #expect(device.maxWhiteBalanceGain == 8)
         #expect(throws: CaptureError.outOfRange(name: "blue white balance gain", value: 0.5, range: 1...8)) {
-            try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 1, greenGain: 1, blueGain: 0.5))
+            try device.checked.setWhiteBalanceModeLocked(with: .init(redGain: 1, greenGain: 1, blueGain: 0.5))
         }
         #expect(throws: CaptureError.outOfRange(name: "red white balance gain", value: 9, range: 1...8)) {
-            try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 9, greenGain: 1, blueGain: 1))
+            try device.checked.setWhiteBalanceModeLocked(with: .init(redGain: 9, greenGain: 1, blueGain: 1))
         }
         #expect(throws: CaptureError.unsupported(feature: "white balance mode autoWhiteBalance", device: "test-pattern:snow")) {
             let pattern = CaptureDevice.testPattern(width: 64, height: 48, pattern: "snow", isLive: true)
@@ -81,7 +81,7 @@ struct WhiteBalanceControlTests {
             defer { pattern.unlockForConfiguration() }
             try pattern.setWhiteBalanceMode(.autoWhiteBalance)
         }
-        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: CaptureDevice.currentWhiteBalanceGains)
+        try device.checked.setWhiteBalanceModeLocked(with: CaptureDevice.currentWhiteBalanceGains)
         #expect(device.whiteBalanceMode == .locked)
     }
 
@@ -93,9 +93,9 @@ struct WhiteBalanceControlTests {
             try? device.setWhiteBalanceMode(.continuousAutoWhiteBalance)
             device.unlockForConfiguration()
         }
-        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 2, greenGain: 2, blueGain: 4))
+        try device.checked.setWhiteBalanceModeLocked(with: .init(redGain: 2, greenGain: 2, blueGain: 4))
         #expect(device.deviceWhiteBalanceGains == .init(redGain: 1, greenGain: 1, blueGain: 2))
-        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: .init(redGain: 3, greenGain: 1.5, blueGain: 6))
+        try device.checked.setWhiteBalanceModeLocked(with: .init(redGain: 3, greenGain: 1.5, blueGain: 6))
         #expect(device.deviceWhiteBalanceGains == .init(redGain: 2, greenGain: 1, blueGain: 4))
     }
 }

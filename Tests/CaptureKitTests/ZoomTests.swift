@@ -10,7 +10,7 @@ struct ZoomTests {
         let still = StillImageOutput()
         try still.setOutputSettings(.uncompressed(.bgra))
         let test = try TestSession(preset: .vga640x480, device: device, outputs: [still])
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try device.lockForConfiguration()
         defer {
@@ -49,7 +49,7 @@ struct ZoomTests {
         let frames = VideoDataOutput()
         let test = try TestSession(preset: .cif352x288, device: device, outputs: [frames])
         let stream = frames.sampleBuffers(bufferingNewest: 1)
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         try device.lockForConfiguration()
         defer {
@@ -59,7 +59,7 @@ struct ZoomTests {
         var iterator = stream.makeAsyncIterator()
         _ = await iterator.next()
         // Two stops (1x → 4x) at four stops a second: about half a second, ~15 frames.
-        try device.ramp(toVideoZoomFactor: 4, withRate: 4)
+        try device.checked.ramp(toVideoZoomFactor: 4, withRate: 4)
         #expect(device.isRampingVideoZoom)
         var factors: [Double] = []
         for _ in 0..<40 where device.isRampingVideoZoom {
@@ -76,9 +76,9 @@ struct ZoomTests {
         // quarter of a second, then holds.
         for index in 0..<2 {
             try device.setVideoZoomFactor(1)
-            try device.ramp(toVideoZoomFactor: 16, withRate: 1)
+            try device.checked.ramp(toVideoZoomFactor: 16, withRate: 1)
             for _ in 0..<6 { _ = await iterator.next() }
-            if index == 0 { try device.cancelVideoZoomRamp() } else { try device.ramp(toVideoZoomFactor: 16, withRate: 0) }
+            if index == 0 { try device.checked.cancelVideoZoomRamp() } else { try device.checked.ramp(toVideoZoomFactor: 16, withRate: 0) }
             let cancelledAt = device.videoZoomFactor
             var slowing: [Double] = [cancelledAt]
             for _ in 0..<30 where device.isRampingVideoZoom {
@@ -94,7 +94,7 @@ struct ZoomTests {
             for _ in 0..<3 { _ = await iterator.next() }
             #expect(device.videoZoomFactor == stopped)
         }
-        #expect(throws: CaptureError.self) { try device.ramp(toVideoZoomFactor: 2, withRate: -1) }
+        #expect(throws: CaptureError.self) { try device.checked.ramp(toVideoZoomFactor: 2, withRate: -1) }
     }
 
     @Test("a cancelled ramp's rate falls evenly to 0 over the braking time, frame by frame")

@@ -173,14 +173,14 @@ func resetVirtualCameras() throws {
         try device.lockForConfiguration()
         defer { device.unlockForConfiguration() }
         try device.setVideoZoomFactor(1)
-        try device.setExposureTargetBias(0)
+        try device.checked.setExposureTargetBias(0)
         if device.hasTorch { try device.setTorchMode(.off) }
         let centre = CGPoint(x: 0.5, y: 0.5)
         if device.isFocusPointOfInterestSupported { try device.setFocusPointOfInterest(centre) }
         if device.isExposurePointOfInterestSupported { try device.setExposurePointOfInterest(centre) }
         // The lens back where the virtual scene is sharp: a search from a point of interest on
         // a plain patch can leave it at an end, where continuous autofocus does not search again.
-        try device.setFocusModeLocked(lensPosition: FocusState.inFocusPosition)
+        try device.checked.setFocusModeLocked(lensPosition: FocusState.inFocusPosition)
         if device.isFocusModeSupported(.continuousAutoFocus) { try device.setFocusMode(.continuousAutoFocus) }
         if device.isExposureModeSupported(.continuousAutoExposure) { try device.setExposureMode(.continuousAutoExposure) }
     }

@@ -89,8 +89,8 @@ struct StreamsTests {
             await eventually(seconds: 5) { camera.frames.count == 2 }
             #expect(camera.frames.count == 2)
             for viewer in viewers[1...] { viewer.close() }
-            await eventually(seconds: 5) { camera.frames.count == 0 && !camera.session.outputs.contains { $0 is VideoPreview } }
-            #expect(!camera.session.outputs.contains { $0 is VideoPreview }, "the preview left with its last viewer")
+            await eventually(seconds: 5) { camera.frames.count == 0 && !camera.session.connections.contains { $0.output is VideoPreview } }
+            #expect(!camera.session.connections.contains { $0.output is VideoPreview }, "the preview left with its last viewer")
         }
     }
 }

@@ -1,22 +1,50 @@
 import Foundation
 
 extension CaptureDevice {
-    /// Whether the process may use devices of a media type (AVAuthorizationStatus), Linux meaning.
-    public enum AuthorizationStatus: String, Sendable, Hashable {
+    /// Whether the process may use devices of a media type (AVAuthorizationStatus, with its
+    /// integer raw values), Linux meaning.
+    public enum AuthorizationStatus: Int, Sendable, Hashable, CaseIterable {
         /// Inside a sandbox whose camera portal has not been asked.
-        case notDetermined
+        case notDetermined = 0
         /// Policy forbids access.
-        case restricted
+        case restricted = 1
         /// A device node exists that the process cannot open (EACCES: not in the `video` group).
-        case denied
+        case denied = 2
         /// Every device node can be opened, or only the virtual camera exists.
-        case authorized
+        case authorized = 3
     }
 
-    /// The status for video or audio; other media types are an error. Where a camera portal
-    /// runs (xdg-desktop-portal: a Flatpak sandbox, a desktop session), video's status is the
-    /// portal's answer to `requestAccess(for:)`: `notDetermined` until it is asked.
-    public static func authorizationStatus(for mediaType: MediaType) throws(CaptureError) -> AuthorizationStatus {
+    /// The status for video or audio. Where a camera portal runs (xdg-desktop-portal: a
+    /// Flatpak sandbox, a desktop session), video's status is the portal's answer to
+    /// `requestAccess(for:)`: `notDetermined` until it is asked. Another media type, which
+    /// AVFoundation raises on, is `restricted`, logged and posted as `.CaptureConfigurationError`;
+    /// ``Checked/authorizationStatus(for:)`` throws instead.
+    public static func authorizationStatus(for mediaType: MediaType) -> AuthorizationStatus {
+        do {
+            return try Checked.authorizationStatus(for: mediaType)
+        } catch {
+            CaptureLog.logger.error("authorizationStatus(for: \(mediaType)) refused: \(error)")
+            NotificationCenter.default.post(name: .CaptureConfigurationError, object: nil, userInfo: [CaptureSessionErrorKey: error])
+            return .restricted
+        }
+    }
+
+    /// Asks for access; answers false, logging why, where ``Checked/requestAccess(for:)`` throws.
+    /// For video where a camera portal runs, it asks the portal (`AccessCamera`: the desktop may
+    /// ask the user) and waits for the answer; without a portal it answers from the status at once.
+    public static func requestAccess(for mediaType: MediaType) async -> Bool {
+        do {
+            return try await Checked.requestAccess(for: mediaType)
+        } catch {
+            CaptureLog.logger.error("requestAccess(for: \(mediaType)) failed: \(error)")
+            return false
+        }
+    }
+}
+
+extension CaptureDevice.Checked {
+    /// The status for video or audio; other media types throw `unsupportedMediaType`.
+    public static func authorizationStatus(for mediaType: MediaType) throws(CaptureError) -> CaptureDevice.AuthorizationStatus {
         if mediaType == .video, CameraPortal.current() != nil {
             return switch CameraPortal.answer.withLock({ $0 }) {
             case true?: .authorized
@@ -42,13 +70,16 @@ extension CaptureDevice {
         }
         return try authorizationStatus(for: mediaType) == .authorized
     }
+}
+
+extension CaptureDevice {
 
     /// Asks for access and calls `handler` with the answer, as seed 004 does. The handler runs
     /// on an arbitrary queue, as AVFoundation's does: hop to your own before touching UI state.
     /// A media type that needs no permission (or is unknown), or a portal that did not answer,
     /// answers false.
     public static func requestAccess(for mediaType: MediaType, completionHandler handler: @escaping @Sendable (Bool) -> Void) {
-        Task { handler((try? await requestAccess(for: mediaType)) ?? false) }
+        Task { handler(await requestAccess(for: mediaType)) }
     }
 }
 

@@ -11,6 +11,16 @@ extension CaptureDevice {
         configurationLock.release()
     }
 
+    /// Runs `body` holding the configuration lock, and releases it however `body` ends: the
+    /// checked way to configure, since a `set…()` that throws between `lockForConfiguration()`
+    /// and `unlockForConfiguration()` would otherwise leave the lock, which other processes
+    /// see, held. Throws `deviceLocked` when another process holds it, or what `body` throws.
+    public func withConfigurationLock<Result>(_ body: (CaptureDevice) throws -> Result) throws -> Result {
+        try lockForConfiguration()
+        defer { unlockForConfiguration() }
+        return try body(self)
+    }
+
     /// Whether this process holds the configuration lock.
     public var isLockedForConfiguration: Bool { configurationLock.isHeld }
 

@@ -46,17 +46,17 @@ extension CaptureDevice {
         try lockForConfiguration()
         defer { unlockForConfiguration() }
         switch settings.focusMode {
-        case .locked?: try setFocusModeLocked(lensPosition: settings.lensPosition ?? Self.currentLensPosition)
+        case .locked?: try checkedSetFocusModeLocked(lensPosition: settings.lensPosition ?? Self.currentLensPosition, completionHandler: nil)
         case let mode?:
             try setFocusMode(mode)
-            if let lens = settings.lensPosition { try setFocusModeLocked(lensPosition: lens) }
+            if let lens = settings.lensPosition { try checkedSetFocusModeLocked(lensPosition: lens, completionHandler: nil) }
         case nil:
-            if let lens = settings.lensPosition { try setFocusModeLocked(lensPosition: lens) }
+            if let lens = settings.lensPosition { try checkedSetFocusModeLocked(lensPosition: lens, completionHandler: nil) }
         }
         if settings.iso != nil || settings.exposureDuration != nil {
-            try setExposureModeCustom(duration: settings.exposureDuration ?? Self.currentExposureDuration, iso: settings.iso ?? Self.currentISO)
+            try checkedSetExposureModeCustom(duration: settings.exposureDuration ?? Self.currentExposureDuration, iso: settings.iso ?? Self.currentISO, completionHandler: nil)
         }
-        if let bias = settings.exposureTargetBias { try setExposureTargetBias(bias) }
+        if let bias = settings.exposureTargetBias { try checkedSetExposureTargetBias(bias, completionHandler: nil) }
         if let zoom = settings.zoomFactor { try setVideoZoomFactor(zoom) }
         if let torch = settings.torchLevel {
             if torch == 0 { try setTorchMode(.off) } else { try setTorchModeOn(level: torch) }
@@ -65,7 +65,7 @@ extension CaptureDevice {
         switch settings.whiteBalance {
         case .auto?: try setWhiteBalanceMode(.continuousAutoWhiteBalance)
         case .temperature(let temperature, let tint)?:
-            try setWhiteBalanceModeLocked(deviceWhiteBalanceGains: deviceWhiteBalanceGains(for: .init(temperature: temperature, tint: tint)))
+            try checkedSetWhiteBalanceModeLocked(with: deviceWhiteBalanceGains(for: .init(temperature: temperature, tint: tint)), completionHandler: nil)
         case nil: break
         }
     }

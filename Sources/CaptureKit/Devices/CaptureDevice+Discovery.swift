@@ -30,6 +30,10 @@ extension CaptureDevice {
         DeviceRegistry.shared.devices()
     }
 
+    /// Whether another process is using the device now (a V4L2 camera whose node another process
+    /// has open); false for the virtual devices and where it cannot be known. Read on each access.
+    public var isInUseByAnotherApplication: Bool { backend.isInUseByAnotherProcess }
+
     /// Whether `devices()` lists the virtual cameras beside hardware ones; false by default, true
     /// when the environment sets `CAPTUREKIT_VIRTUAL_DEVICES=1` (tests and demos ask this way).
     public static var listsVirtualDevices: Bool {

@@ -49,8 +49,11 @@ extension CaptureDevice {
     /// ({0,0} top left, {1,1} bottom right of the unrotated sensor image); {0.5,0.5} by default
     /// meters the centre half. Takes effect with the next `setExposureMode`.
     public var exposurePointOfInterest: CGPoint {
-        observed(\.exposurePointOfInterest)
-        return readState { $0.exposure.pointOfInterest }
+        get {
+            observed(\.exposurePointOfInterest)
+            return readState { $0.exposure.pointOfInterest }
+        }
+        set { reportingFailure(of: "exposurePointOfInterest", newValue) { () throws(CaptureError) in try setExposurePointOfInterest(newValue) } }
     }
 
     /// Sets `exposurePointOfInterest`; needs the configuration lock, support and a point inside
@@ -70,8 +73,11 @@ extension CaptureDevice {
 
     /// The exposure mode.
     public var exposureMode: ExposureMode {
-        observed(\.exposureMode)
-        return readState { $0.exposure.mode }
+        get {
+            observed(\.exposureMode)
+            return readState { $0.exposure.mode }
+        }
+        set { reportingFailure(of: "exposureMode", newValue) { () throws(CaptureError) in try setExposureMode(newValue) } }
     }
 
     /// Sets the exposure mode; needs the configuration lock and a supported mode. Locking holds
@@ -81,7 +87,7 @@ extension CaptureDevice {
         try requireConfigurationLock()
         guard isExposureModeSupported(mode) else { throw .unsupported(feature: "exposure mode \(mode)", device: uniqueID) }
         guard mode != .custom else {
-            try setExposureModeCustom(duration: Self.currentExposureDuration, iso: Self.currentISO)
+            try checkedSetExposureModeCustom(duration: Self.currentExposureDuration, iso: Self.currentISO, completionHandler: nil)
             return
         }
         try applyControl(.exposureMode(mode))
@@ -131,7 +137,7 @@ extension CaptureDevice {
     /// (`exposureTargetOffset`) does. `completionHandler` gets the presentation time of the first
     /// frame metered against it (V4L2 auto_exposure_bias: the first frame whose metering moved
     /// half way to the new bias, see `setExposureModeCustom`).
-    public func setExposureTargetBias(_ bias: Float, completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
+    func checkedSetExposureTargetBias(_ bias: Float, completionHandler: (@Sendable (CaptureTime) -> Void)?) throws(CaptureError) {
         try requireConfigurationLock()
         guard maxExposureTargetBias > minExposureTargetBias else { throw .unsupported(feature: "exposure target bias", device: uniqueID) }
         let bias = bias == Self.currentExposureTargetBias ? exposureTargetBias : bias
@@ -167,10 +173,15 @@ extension CaptureDevice {
     /// - a device no session runs: zero, at once (the settings apply when it starts).
     /// Lens position and white-balance gains on V4L2 complete with the first frame begun after
     /// the write (nothing in the frame tells when the camera applied them).
-    public func setExposureModeCustom(duration: CaptureTime, iso: Float,
-                                      completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
+    func checkedSetExposureModeCustom(duration: CaptureTime, iso: Float,
+                                      completionHandler: (@Sendable (CaptureTime) -> Void)?) throws(CaptureError) {
         try requireConfigurationLock()
         guard isExposureModeSupported(.custom) else { throw .unsupported(feature: "custom exposure", device: uniqueID) }
+        if duration.timescale != 0, !sensorExposureLimits.duration.contains(duration.seconds) {
+            throw .outOfRange(name: "exposure duration", value: duration.seconds, range: sensorExposureLimits.duration)
+        }
+        try validateExposure(duration: Self.currentExposureDuration, iso: iso)  // the ISO, before anything changes
+        lengthenFrames(toHold: duration)
         try validateExposure(duration: duration, iso: iso)
         let viaControls = completesByMetering
         let pace = pacedFrameRate
@@ -283,6 +294,17 @@ extension CaptureDevice {
 }
 
 extension CaptureDevice {
+    /// As AVFoundation does, an exposure longer than `activeVideoMaxFrameDuration` (within the
+    /// sensor's limits and a frame duration the format offers) lengthens it to the exposure, so
+    /// the frames slow down to hold it; where the exposure is not tied to the frame (a V4L2
+    /// camera's own controls), nothing changes.
+    private func lengthenFrames(toHold duration: CaptureTime) {
+        guard duration.timescale != 0, capabilities.exposureLimitedByFrameDuration, duration.seconds > readState(\.longestFrameDuration),
+              sensorExposureLimits.duration.contains(duration.seconds),
+              activeFormat.videoSupportedFrameRateRanges.contains(where: { duration.seconds <= $0.maxFrameDuration.seconds + 1e-9 }) else { return }
+        withState { $0.maxFrameDuration = duration }
+    }
+
     /// Throws `outOfRange` for a duration or ISO outside `exposureLimits`; the "current"
     /// sentinels always pass.
     func validateExposure(duration: CaptureTime, iso: Float) throws(CaptureError) {

@@ -25,8 +25,11 @@ extension CaptureDevice {
 
     /// The flash mode; the still output fires the flash by it.
     public var flashMode: FlashMode {
-        observed(\.flashMode)
-        return readState { $0.flash.mode }
+        get {
+            observed(\.flashMode)
+            return readState { $0.flash.mode }
+        }
+        set { reportingFailure(of: "flashMode", newValue) { () throws(CaptureError) in try setFlashMode(newValue) } }
     }
 
     /// Sets the flash mode; needs the configuration lock and a supported mode.
@@ -41,6 +44,15 @@ extension CaptureDevice {
     public var isFlashActive: Bool {
         observed(\.isFlashActive)
         return readState { $0.flash.wouldFire(offset: $0.exposure.targetOffset) } && isFlashAvailable
+    }
+
+    /// Whether a still taken now with the flash in `mode` would fire it (a photo's settings).
+    func wouldFlashFire(in mode: FlashMode) -> Bool {
+        isFlashAvailable && readState { state in
+            var flash = state.flash
+            flash.mode = mode
+            return flash.wouldFire(offset: state.exposure.targetOffset)
+        }
     }
 
     /// Fires (or puts out) the flash for a still and waits for the first frame lit by it: the

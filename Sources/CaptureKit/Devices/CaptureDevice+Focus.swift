@@ -57,8 +57,11 @@ extension CaptureDevice {
 
     /// The focus mode.
     public var focusMode: FocusMode {
-        observed(\.focusMode)
-        return readState { $0.focus.mode }
+        get {
+            observed(\.focusMode)
+            return readState { $0.focus.mode }
+        }
+        set { reportingFailure(of: "focusMode", newValue) { () throws(CaptureError) in try setFocusMode(newValue) } }
     }
 
     /// The lens position, 0 (closest) … 1 (farthest).
@@ -82,8 +85,11 @@ extension CaptureDevice {
     /// right of the unrotated sensor image); {0.5,0.5} by default. Takes effect with the next
     /// `setFocusMode` (as in AVFoundation).
     public var focusPointOfInterest: CGPoint {
-        observed(\.focusPointOfInterest)
-        return readState { $0.focus.pointOfInterest }
+        get {
+            observed(\.focusPointOfInterest)
+            return readState { $0.focus.pointOfInterest }
+        }
+        set { reportingFailure(of: "focusPointOfInterest", newValue) { () throws(CaptureError) in try setFocusPointOfInterest(newValue) } }
     }
 
     /// Sets `focusPointOfInterest`; needs the configuration lock and support, and a point
@@ -101,8 +107,11 @@ extension CaptureDevice {
 
     /// Whether autofocus searches with smaller, slower lens moves (less visible in video).
     public var isSmoothAutoFocusEnabled: Bool {
-        observed(\.isSmoothAutoFocusEnabled)
-        return readState { $0.focus.isSmooth }
+        get {
+            observed(\.isSmoothAutoFocusEnabled)
+            return readState { $0.focus.isSmooth }
+        }
+        set { reportingFailure(of: "isSmoothAutoFocusEnabled", newValue) { () throws(CaptureError) in try setSmoothAutoFocusEnabled(newValue) } }
     }
 
     /// Turns smooth autofocus on or off; needs the configuration lock and support.
@@ -121,8 +130,11 @@ extension CaptureDevice {
 
     /// Where autofocus searches.
     public var autoFocusRangeRestriction: AutoFocusRangeRestriction {
-        observed(\.autoFocusRangeRestriction)
-        return readState { $0.focus.rangeRestriction }
+        get {
+            observed(\.autoFocusRangeRestriction)
+            return readState { $0.focus.rangeRestriction }
+        }
+        set { reportingFailure(of: "autoFocusRangeRestriction", newValue) { () throws(CaptureError) in try setAutoFocusRangeRestriction(newValue) } }
     }
 
     /// Restricts autofocus; needs the configuration lock and support. V4L2 cameras with
@@ -156,7 +168,7 @@ extension CaptureDevice {
     /// on a CaptureKit queue: exact on the virtual camera; on a running V4L2 camera, the first
     /// frame begun after the control write (the driver does not say when the lens arrived);
     /// zero when no session runs the device.
-    public func setFocusModeLocked(lensPosition: Float, completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
+    func checkedSetFocusModeLocked(lensPosition: Float, completionHandler: (@Sendable (CaptureTime) -> Void)?) throws(CaptureError) {
         try requireConfigurationLock()
         guard isFocusModeSupported(.locked) else { throw .unsupported(feature: "locked focus", device: uniqueID) }
         guard lensPosition == Self.currentLensPosition || (0...1).contains(lensPosition) else {

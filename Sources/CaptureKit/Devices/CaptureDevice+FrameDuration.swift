@@ -6,8 +6,11 @@ extension CaptureDevice {
     /// The shortest time between frames: the device delivers frames at 1 / this rate unless
     /// `activeVideoMaxFrameDuration` lets it slow down.
     public var activeVideoMinFrameDuration: CaptureTime {
-        observed(\.activeVideoMinFrameDuration)
-        return FrameRateRange.duration(for: activeFrameRate)
+        get {
+            observed(\.activeVideoMinFrameDuration)
+            return FrameRateRange.duration(for: activeFrameRate)
+        }
+        set { reportingFailure(of: "activeVideoMinFrameDuration", newValue) { () throws(CaptureError) in try setActiveVideoMinFrameDuration(newValue) } }
     }
 
     /// The longest time between frames; defaults to `activeVideoMinFrameDuration` (a fixed
@@ -20,8 +23,11 @@ extension CaptureDevice {
     /// to 1/15 s gives 15 fps. On the virtual camera a custom exposure is held to it too. A
     /// running session changes rate between two frames, without restarting its source.
     public var activeVideoMaxFrameDuration: CaptureTime {
-        observed(\.activeVideoMaxFrameDuration)
-        return readState { $0.maxFrameDuration } ?? activeVideoMinFrameDuration
+        get {
+            observed(\.activeVideoMaxFrameDuration)
+            return readState { $0.maxFrameDuration } ?? activeVideoMinFrameDuration
+        }
+        set { reportingFailure(of: "activeVideoMaxFrameDuration", newValue) { () throws(CaptureError) in try setActiveVideoMaxFrameDuration(newValue) } }
     }
 
     /// Sets the frame interval, which must be one of the active format's frame-rate ranges

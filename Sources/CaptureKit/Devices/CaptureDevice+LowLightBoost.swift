@@ -15,7 +15,10 @@ extension CaptureDevice {
 
     /// Whether the device may boost in low light.
     public var automaticallyEnablesLowLightBoostWhenAvailable: Bool {
-        readState { $0.lowLight.isAllowed }
+        get {
+            readState { $0.lowLight.isAllowed }
+        }
+        set { reportingFailure(of: "automaticallyEnablesLowLightBoostWhenAvailable", newValue) { () throws(CaptureError) in try setAutomaticallyEnablesLowLightBoostWhenAvailable(newValue) } }
     }
 
     /// Allows or forbids low-light boost; needs the configuration lock and support.

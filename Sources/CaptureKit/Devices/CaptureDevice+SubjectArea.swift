@@ -9,8 +9,11 @@ extension CaptureDevice {
     /// Whether the device watches its frames for large changes (computed by CaptureKit from
     /// the frames, for every kind of camera).
     public var isSubjectAreaChangeMonitoringEnabled: Bool {
-        observed(\.isSubjectAreaChangeMonitoringEnabled)
-        return state.subjectAreaMonitoring.load(ordering: .relaxed)
+        get {
+            observed(\.isSubjectAreaChangeMonitoringEnabled)
+            return state.subjectAreaMonitoring.load(ordering: .relaxed)
+        }
+        set { reportingFailure(of: "isSubjectAreaChangeMonitoringEnabled", newValue) { () throws(CaptureError) in try setSubjectAreaChangeMonitoringEnabled(newValue) } }
     }
 
     /// Turns subject-area change monitoring on or off; needs the configuration lock.

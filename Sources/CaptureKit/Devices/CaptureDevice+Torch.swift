@@ -30,8 +30,11 @@ extension CaptureDevice {
 
     /// The torch mode.
     public var torchMode: TorchMode {
-        observed(\.torchMode)
-        return readState { $0.torch.mode }
+        get {
+            observed(\.torchMode)
+            return readState { $0.torch.mode }
+        }
+        set { reportingFailure(of: "torchMode", newValue) { () throws(CaptureError) in try setTorchMode(newValue) } }
     }
 
     /// The torch level, 0 … 1.

@@ -7,13 +7,19 @@ extension CaptureDevice {
 
     /// Whether video HDR is on.
     public var isVideoHDREnabled: Bool {
-        observed(\.isVideoHDREnabled)
-        return readState { $0.hdr.isEnabled }
+        get {
+            observed(\.isVideoHDREnabled)
+            return readState { $0.hdr.isEnabled }
+        }
+        set { reportingFailure(of: "isVideoHDREnabled", newValue) { () throws(CaptureError) in try setVideoHDREnabled(newValue) } }
     }
 
     /// Whether the device turns HDR on and off itself (the default). The virtual camera then
     /// turns it on while more than 5 % of the metered frame is clipped white.
-    public var automaticallyAdjustsVideoHDREnabled: Bool { readState { $0.hdr.isAutomatic } }
+    public var automaticallyAdjustsVideoHDREnabled: Bool {
+        get { readState { $0.hdr.isAutomatic } }
+        set { reportingFailure(of: "automaticallyAdjustsVideoHDREnabled", newValue) { () throws(CaptureError) in try setAutomaticallyAdjustsVideoHDREnabled(newValue) } }
+    }
 
     /// Lets the device decide, or keeps `isVideoHDREnabled` as set; needs the configuration lock.
     public func setAutomaticallyAdjustsVideoHDREnabled(_ automatic: Bool) throws(CaptureError) {

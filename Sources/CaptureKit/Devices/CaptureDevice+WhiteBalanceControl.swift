@@ -33,8 +33,11 @@ extension CaptureDevice {
 
     /// The white balance mode.
     public var whiteBalanceMode: WhiteBalanceMode {
-        observed(\.whiteBalanceMode)
-        return readState { $0.whiteBalance.mode }
+        get {
+            observed(\.whiteBalanceMode)
+            return readState { $0.whiteBalance.mode }
+        }
+        set { reportingFailure(of: "whiteBalanceMode", newValue) { () throws(CaptureError) in try setWhiteBalanceMode(newValue) } }
     }
 
     /// Whether the gray-world loop is still moving the gains.
@@ -79,8 +82,8 @@ extension CaptureDevice {
     /// presentation time of the first frame balanced with them, on a CaptureKit queue: exact on
     /// the virtual camera; on a running V4L2 camera, the first frame begun after the control
     /// write; zero when no session runs the device.
-    public func setWhiteBalanceModeLocked(deviceWhiteBalanceGains gains: WhiteBalanceGains,
-                                          completionHandler: (@Sendable (CaptureTime) -> Void)? = nil) throws(CaptureError) {
+    func checkedSetWhiteBalanceModeLocked(with gains: WhiteBalanceGains,
+                                          completionHandler: (@Sendable (CaptureTime) -> Void)?) throws(CaptureError) {
         try requireConfigurationLock()
         guard isWhiteBalanceModeSupported(.locked) else { throw .unsupported(feature: "locked white balance", device: uniqueID) }
         var applied: WhiteBalanceGains?

@@ -3,8 +3,11 @@ import Foundation
 extension CaptureDevice {
     /// The zoom factor: 1 shows the whole field; 2 crops the centre half and scales it up.
     public var videoZoomFactor: Double {
-        observed(\.videoZoomFactor)
-        return readState { $0.zoom.factor }
+        get {
+            observed(\.videoZoomFactor)
+            return readState { $0.zoom.factor }
+        }
+        set { reportingFailure(of: "videoZoomFactor", newValue) { () throws(CaptureError) in try setVideoZoomFactor(newValue) } }
     }
 
     /// Sets the zoom factor, 1 … `activeFormat.videoMaxZoomFactor`; needs the configuration
@@ -52,7 +55,7 @@ extension CaptureDevice {
     /// Zooms smoothly to `factor` at `rate` powers of two per second (1: doubling each second),
     /// exponentially, frame by frame; needs the configuration lock. A rate of 0 is
     /// `cancelVideoZoomRamp()`: a ramp under way slows to a stop.
-    public func ramp(toVideoZoomFactor factor: Double, withRate rate: Float) throws(CaptureError) {
+    func checkedRamp(toVideoZoomFactor factor: Double, withRate rate: Float) throws(CaptureError) {
         try requireConfigurationLock()
         let maximum = maxZoomFactor
         guard maximum > 1 else { throw .unsupported(feature: "zoom", device: uniqueID) }
@@ -65,7 +68,7 @@ extension CaptureDevice {
     /// Slows a ramp under way to a stop over `ZoomState.Ramp.brakingTime` (its rate falling
     /// evenly to 0) rather than stopping it dead; the same as a ramp at rate 0. Needs the
     /// configuration lock.
-    public func cancelVideoZoomRamp() throws(CaptureError) {
+    func checkedCancelVideoZoomRamp() throws(CaptureError) {
         try requireConfigurationLock()
         try requireVideo("zoom ramp")
         brakeZoomRamp()

@@ -140,8 +140,11 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
 
     /// The format in use. The session preset chooses it unless the preset is `inputPriority`.
     public var activeFormat: Format {
-        observed(\.activeFormat)
-        return state.withLock { $0.activeFormat }
+        get {
+            observed(\.activeFormat)
+            return state.withLock { $0.activeFormat }
+        }
+        set { reportingFailure(of: "activeFormat", newValue) { () throws(CaptureError) in try setActiveFormat(newValue) } }
     }
 
     /// Chooses the active format; it must be one of `formats`, and the device must be locked

@@ -106,8 +106,9 @@ extension CaptureDevice {
     }
 
     /// Where a device is mounted (AVCaptureDevice.Position).
-    public enum Position: String, Sendable, Hashable, CaseIterable {
-        case unspecified, back, front
+    /// With AVFoundation's integer raw values; interpolated, its name ("back").
+    public enum Position: Int, Sendable, Hashable, CaseIterable {
+        case unspecified = 0, back = 1, front = 2
     }
 }
 

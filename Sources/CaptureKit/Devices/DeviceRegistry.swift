@@ -31,6 +31,8 @@ final class DeviceRegistry: Sendable {
     private let monitor = Mutex<[(DeviceMonitor, BusWatch?)]?>(nil)
     /// `CaptureDevice.listsVirtualDevices`.
     let listsVirtual = Atomic<Bool>(ProcessInfo.processInfo.environment["CAPTUREKIT_VIRTUAL_DEVICES"] == "1")
+    /// The camera the user chose (`CaptureDevice.userPreferredCamera`).
+    let userPreferredCamera = Mutex<CaptureDevice?>(nil)
 
     /// Hardware cameras in the order found, then the cameras and screens the kinds list by
     /// themselves (the virtual cameras where no hardware camera is connected or when

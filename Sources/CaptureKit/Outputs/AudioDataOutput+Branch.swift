@@ -76,14 +76,14 @@ extension AudioDataOutput {
         let buffer = SampleBuffer(audioSample: sample, format: format, attachments: SampleAttachments(
             videoOrientation: .landscapeRight, isVideoMirrored: false, deviceUniqueID: deviceID))
         for stream in streams { stream.yield(buffer) }
-        guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
+        guard delivery.delegate != nil, let queue = delivery.queue else { return }
         guard pending.add(1, ordering: .acquiringAndReleasing).newValue <= Self.maxPendingDeliveries else {
             pending.subtract(1, ordering: .acquiringAndReleasing)
             dropped.add(1, ordering: .relaxed)
             return
         }
         queue.async {
-            delegate.captureOutput(self, didOutput: buffer, from: connection)
+            delivery.delegate?.captureOutput(self, didOutput: buffer, from: connection)
             self.pending.subtract(1, ordering: .acquiringAndReleasing)
         }
     }

@@ -38,7 +38,8 @@ public final class AudioDataOutput: OutputNode, StreamFeeding {
     /// a second of the virtual microphone's 10 ms buffers).
     public static let maxPendingDeliveries = 100
 
-    struct Delivery: Sendable {
+    /// Crosses to the delegate's queue, where alone the delegate is called (hence unchecked).
+    struct Delivery: @unchecked Sendable {
         weak var delegate: (any AudioDataOutputSampleBufferDelegate)?
         var queue: DispatchQueue?
     }
@@ -72,7 +73,10 @@ public final class AudioDataOutput: OutputNode, StreamFeeding {
 
     /// The delivery format; nil (or nil fields) keeps the device's. A running session rebuilds
     /// only this output's branch for it.
-    public var audioSettings: AudioSettings? { state.withLock { $0.settings } }
+    public var audioSettings: AudioSettings? {
+        get { state.withLock { $0.settings } }
+        set { reportingFailure(of: "audioSettings", newValue) { () throws(CaptureError) in try setAudioSettings(newValue) } }
+    }
 
     /// Validates and sets the delivery format: throws `invalidSetting` naming the sample rate or
     /// channel count and the valid range.

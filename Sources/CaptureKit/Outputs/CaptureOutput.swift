@@ -14,7 +14,7 @@ extension CaptureOutput {
 }
 
 /// What the compiler and runtime need of every output. Internal: outputs are CaptureKit's own.
-protocol OutputNode: CaptureOutput {
+protocol OutputNode: CaptureOutput, ConfigurationFailureReporting {
     /// The media type the output consumes: its first connection's.
     var mediaType: MediaType { get }
     /// Every media type the output takes, its own first (a movie: video, then audio).

@@ -15,14 +15,19 @@ final class FrameDetector: Sendable {
     private let facePasses: FaceDetector.Passes
     private let settings: Settings
     private let deliver: @Sendable ([any MetadataObject]) -> Void
-    /// Touched by the appsink thread only: the frame layout, object identities, and the reader
-    /// made for the types last asked for (rebuilt only when they change).
+    /// Whether the frame after the last object left is delivered, empty (AVFoundation's
+    /// metadata output does this, so overlays clear).
+    private let deliversEmptyAfterObjects: Bool
+    /// Touched by the appsink thread only: the frame layout, object identities, the reader
+    /// made for the types last asked for (rebuilt only when they change), and whether the last
+    /// frame delivered had objects.
     private let memory = Mutex((layouts: LayoutCache(), tracker: ObjectTracker(), reader: (types: [MetadataObjectType]?.none, reader: BarcodeReader?.none),
-                                 faces: FaceDetector?.none))
+                                 faces: FaceDetector?.none, hadObjects: false))
 
-    init(passes: [BarcodeReader.Pass], facePasses: FaceDetector.Passes = .live, settings: @escaping Settings,
-         deliver: @escaping @Sendable ([any MetadataObject]) -> Void) {
+    init(passes: [BarcodeReader.Pass], facePasses: FaceDetector.Passes = .live, deliversEmptyAfterObjects: Bool = false,
+         settings: @escaping Settings, deliver: @escaping @Sendable ([any MetadataObject]) -> Void) {
         self.passes = passes
+        self.deliversEmptyAfterObjects = deliversEmptyAfterObjects
         self.facePasses = facePasses
         self.settings = settings
         self.deliver = deliver
@@ -52,7 +57,7 @@ final class FrameDetector: Sendable {
                     faceDetector?.detect(plane.bytes, width: width, height: height, rowStride: plane.bytesPerRow, passes: facePasses) ?? [])
         }) else { return }
         let time = CaptureTime(nanoseconds: pts)
-        let objects: [any MetadataObject] = memory.withLock { memory in
+        let (objects, hadObjects) = memory.withLock { memory -> ([any MetadataObject], Bool) in
             memory.tracker.forget(before: time)
             var objects: [any MetadataObject] = codes.compactMap { code -> MachineReadableCodeObject? in
                 guard let type = MetadataObjectType(code.symbology) else { return nil }
@@ -68,9 +73,10 @@ final class FrameDetector: Sendable {
                 let (id, duration) = memory.tracker.face(at: box, time: time)
                 objects.append(FaceObject(faceID: id, bounds: box, rollAngle: face.rollAngle, yawAngle: face.yawAngle, time: time, duration: duration))
             }
-            return objects
+            defer { memory.hadObjects = !objects.isEmpty }
+            return (objects, memory.hadObjects)
         }
-        guard !objects.isEmpty else { return }
+        guard !objects.isEmpty || (hadObjects && deliversEmptyAfterObjects) else { return }
         deliver(objects)
     }
 }

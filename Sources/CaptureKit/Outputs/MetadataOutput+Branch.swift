@@ -28,7 +28,7 @@ extension MetadataOutput {
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let slot = branch.slot
-        let detector = FrameDetector(passes: BarcodeReader.live, settings: { [weak self] in
+        let detector = FrameDetector(passes: BarcodeReader.live, deliversEmptyAfterObjects: true, settings: { [weak self] in
             self?.state.withLock { ($0.types, $0.rectOfInterest) } ?? ([], .zero)
         }, deliver: { [weak self] objects in self?.deliver(objects, from: slot.connection) })
         AppSink.setHandlers(.init(newSample: { sample in detector.detect(sample) }), on: try branch.element("sink"))
@@ -47,7 +47,7 @@ extension MetadataOutput {
             return (state.delivery, state.subscribers.all)
         }
         for stream in streams { stream.yield(objects) }
-        guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
-        queue.async { delegate.metadataOutput(self, didOutput: objects, from: connection) }
+        guard delivery.delegate != nil, let queue = delivery.queue else { return }
+        queue.async { delivery.delegate?.metadataOutput(self, didOutput: objects, from: connection) }
     }
 }

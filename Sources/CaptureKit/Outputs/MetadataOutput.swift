@@ -7,10 +7,15 @@ import Synchronization
 ///
 /// Threading: called on the queue given to `setMetadataObjectsDelegate(_:queue:)`, in frame
 /// order, never on a GStreamer thread; a slow delegate delays later batches, never the capture.
-public protocol MetadataOutputObjectsDelegate: AnyObject, Sendable {
+/// The delegate need not be `Sendable`: CaptureKit calls it on that queue alone, as AVFoundation does.
+public protocol MetadataOutputObjectsDelegate: AnyObject {
     /// Objects found in one frame: every object in view, each with the time of this frame and
-    /// how long it has been in view.
+    /// how long it has been in view; an empty array once the last object has left the view.
     func metadataOutput(_ output: MetadataOutput, didOutput metadataObjects: [any MetadataObject], from connection: CaptureConnection)
+}
+
+extension MetadataOutputObjectsDelegate {
+    public func metadataOutput(_ output: MetadataOutput, didOutput metadataObjects: [any MetadataObject], from connection: CaptureConnection) {}
 }
 
 /// Finds machine-readable codes in a session's frames (AVCaptureMetadataOutput).
@@ -21,7 +26,8 @@ public protocol MetadataOutputObjectsDelegate: AnyObject, Sendable {
 /// faces only on live frames). When detection is slower than capture, frames are
 /// skipped at the leaky queue, never queued, and the capture path never waits.
 public final class MetadataOutput: OutputNode, StreamFeeding {
-    struct Delivery: Sendable {
+    /// Crosses to the delegate's queue, where alone the delegate is called (hence unchecked).
+    struct Delivery: @unchecked Sendable {
         weak var delegate: (any MetadataOutputObjectsDelegate)?
         var queue: DispatchQueue?
     }
@@ -51,7 +57,10 @@ public final class MetadataOutput: OutputNode, StreamFeeding {
     public var availableMetadataObjectTypes: [MetadataObjectType] { MetadataObjectType.available }
 
     /// The types being looked for; none until set (as in AVFoundation).
-    public var metadataObjectTypes: [MetadataObjectType] { state.withLock { $0.types } }
+    public var metadataObjectTypes: [MetadataObjectType] {
+        get { state.withLock { $0.types } }
+        set { reportingFailure(of: "metadataObjectTypes", newValue) { () throws(CaptureError) in try setMetadataObjectTypes(newValue) } }
+    }
 
     /// Chooses the types to look for; each must be in `availableMetadataObjectTypes`.
     ///
@@ -67,7 +76,10 @@ public final class MetadataOutput: OutputNode, StreamFeeding {
     }
 
     /// The part of the frame searched, in normalised device coordinates ({0,0,1,1}: all of it).
-    public var rectOfInterest: CGRect { state.withLock { $0.rectOfInterest } }
+    public var rectOfInterest: CGRect {
+        get { state.withLock { $0.rectOfInterest } }
+        set { reportingFailure(of: "rectOfInterest", newValue) { () throws(CaptureError) in try setRectOfInterest(newValue) } }
+    }
 
     /// Restricts the search; the rect must lie within {0,0,1,1} and not be empty.
     public func setRectOfInterest(_ rect: CGRect) throws(CaptureError) {

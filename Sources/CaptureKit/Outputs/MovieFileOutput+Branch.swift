@@ -63,6 +63,7 @@ extension MovieFileOutput {
             return recording.admitVideo(runningTime: time, presentationTime: buffer.presentationTime ?? 0, isKeyFrame: !buffer.isDeltaUnit)
                 ? .pass : .drop
         }
+        recording.pads.withLock { $0 = (try? branch.pad("vqueue", "sink"), [try? branch.pad("vqueue", "src"), try? branch.pad("aqueue", "src")].compactMap { $0 }) }
         try branch.pad("vqueue", "src").addBufferProbe { buffer in
             recording.encodedVideo(presentationTime: buffer.presentationTime ?? 0, duration: buffer.duration ?? 0, bytes: buffer.size)
             return .pass

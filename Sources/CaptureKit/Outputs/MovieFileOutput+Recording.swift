@@ -5,11 +5,17 @@ extension MovieFileOutput {
     /// Starts recording to `url` (AVCaptureFileOutput's `startRecording(to:recordingDelegate:)`).
     ///
     /// Returns at once; `delegate` (held until did-finish) hears did-start when the first frame
-    /// is in the file, and did-finish when it is closed, both on `queue` (the output's own serial
-    /// queue when nil). A recording that cannot start — the session is not running, the
+    /// is in the file, and did-finish when it is closed, both on the output's own serial queue.
+    /// A recording that cannot start — the session is not running, the
     /// extension names no container, the file exists, one is already recording — is reported
     /// through did-finish with the error, as in AVFoundation.
-    public func startRecording(to url: URL, recordingDelegate delegate: any FileOutputRecordingDelegate, queue: DispatchQueue? = nil) {
+    public func startRecording(to url: URL, recordingDelegate delegate: any FileOutputRecordingDelegate) {
+        startRecording(to: url, recordingDelegate: delegate, queue: nil)
+    }
+
+    /// Starts recording as `startRecording(to:recordingDelegate:)` does, with the delegate
+    /// called on `queue` (the output's own serial queue when nil).
+    public func startRecording(to url: URL, recordingDelegate delegate: any FileOutputRecordingDelegate, queue: DispatchQueue?) {
         let queue = queue ?? delegateQueue
         do throws(CaptureError) {
             let recording = try makeRecording(to: url, delegate: delegate, queue: queue)
@@ -27,7 +33,8 @@ extension MovieFileOutput {
                 finish(recording, error: .pipelineFailed(element: "movie", message: "the session could not add the recording's branch"))
             }
         } catch {
-            queue.async { delegate.fileOutput(self, didFinishRecordingTo: url, from: self.connections, error: error) }
+            let delegate = UncheckedDelegate(value: delegate)
+            queue.async { delegate.value.fileOutput(self, didFinishRecordingTo: url, from: self.connections, error: error) }
         }
     }
 
@@ -38,6 +45,38 @@ extension MovieFileOutput {
     public func stopRecording() {
         guard let recording = state.withLock({ $0.recording }) else { return }
         end(recording)
+    }
+
+    /// Whether the recording is paused.
+    public var isRecordingPaused: Bool { state.withLock { $0.recording }?.progress.withLock { $0.pause.isPaused } ?? false }
+
+    /// Pauses the recording (AVCaptureFileOutput's `pauseRecording()`): frames and audio stop
+    /// going into the file, which stays open; the delegate hears did-pause. Does nothing when
+    /// not recording or already paused. `recordedDuration` leaves the pause out.
+    public func pauseRecording() {
+        guard let recording = state.withLock({ $0.recording }) else { return }
+        let paused = recording.progress.withLock { progress -> Bool in
+            guard !progress.pause.isPaused, !progress.finished else { return false }
+            progress.pause.pause()
+            return true
+        }
+        guard paused else { return }
+        recording.queue.async {
+            recording.delegate.value.fileOutput(self, didPauseRecordingTo: recording.settings.url, from: recording.connections)
+        }
+    }
+
+    /// Resumes a paused recording: the encoder is asked for a key frame, which goes into the file
+    /// right after the last frame before the pause (no gap in its times, video or audio); the
+    /// delegate hears did-resume then. Does nothing when not paused.
+    public func resumeRecording() {
+        guard let recording = state.withLock({ $0.recording }) else { return }
+        let resumed = recording.progress.withLock { progress -> Bool in
+            guard progress.pause.isPaused else { return false }
+            progress.pause.requestResume()
+            return true
+        }
+        if resumed { recording.pads.withLock { $0.entry }?.push(.forceKeyUnit()) }
     }
 
     /// Takes the recording's branch out (its file finished); the branch's removal sends did-finish.
@@ -128,7 +167,7 @@ extension MovieFileOutput {
             }
         }
         recording.queue.async {
-            recording.delegate.fileOutput(self, didFinishRecordingTo: recording.settings.url, from: recording.connections, error: reason)
+            recording.delegate.value.fileOutput(self, didFinishRecordingTo: recording.settings.url, from: recording.connections, error: reason)
         }
     }
 
@@ -158,8 +197,13 @@ extension MovieFileOutput {
         return Recording(settings: settings, delegate: delegate, queue: queue, connections: connections,
                          onStart: { [weak self] recording in
                              guard let self else { return }
-                             recording.queue.async { recording.delegate.fileOutput(self, didStartRecordingTo: url, from: recording.connections) }
+                             recording.queue.async { recording.delegate.value.fileOutput(self, didStartRecordingTo: url, from: recording.connections) }
                          },
-                         onLimit: { [weak self] recording in self?.end(recording) })
+                         onLimit: { [weak self] recording in self?.end(recording) },
+                         onResume: { [weak self] recording, paused in
+                             for pad in recording.pads.withLock({ $0.muxerInputs }) { pad.offset = -Int64(paused) }
+                             guard let self else { return }
+                             recording.queue.async { recording.delegate.value.fileOutput(self, didResumeRecordingTo: url, from: recording.connections) }
+                         })
     }
 }

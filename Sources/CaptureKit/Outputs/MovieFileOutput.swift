@@ -24,7 +24,7 @@ import Synchronization
 /// // …
 /// movie.stopRecording()   // the delegate hears did-finish once the file is closed
 /// ```
-public final class MovieFileOutput: OutputNode {
+public final class MovieFileOutput: OutputNode, FileOutput {
     struct State {
         var connections: [CaptureConnection] = []
         var recording: Recording?

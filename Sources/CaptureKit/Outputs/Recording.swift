@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GStreamerSwift
 import Synchronization
 
 /// One recording of a `MovieFileOutput`: its file and frozen settings, who to tell, and its
@@ -54,13 +55,15 @@ final class Recording: Sendable {
         var videoSize: String?
         var formatChanged = false
         var attached = false
+        /// Pauses and the time they took out of the file.
+        var pause = RecordingPause()
         var finished = false
         /// `stopFinalizing()` was called: the file keeps its fragments.
         var keepsFragments = false
     }
 
     let settings: Settings
-    let delegate: any FileOutputRecordingDelegate
+    let delegate: UncheckedDelegate<any FileOutputRecordingDelegate>
     let queue: DispatchQueue
     let connections: [CaptureConnection]
     let progress = Mutex(Progress())
@@ -69,23 +72,31 @@ final class Recording: Sendable {
     private let firstAudio = DispatchSemaphore(value: 0)
     private let onStart: @Sendable (Recording) -> Void
     private let onLimit: @Sendable (Recording) -> Void
+    /// Called (on a streaming thread: it must not block) when a resumed recording's first key
+    /// frame is admitted, with the total paused time to take out of the running times.
+    let onResume: @Sendable (Recording, UInt64) -> Void
+    /// The video entry's pad, for the key frame a resume asks of the encoder, and the pads
+    /// into the muxer whose running times a resume moves back by the paused time.
+    let pads = Mutex<(entry: Pad?, muxerInputs: [Pad])>((nil, []))
 
     init(settings: Settings, delegate: any FileOutputRecordingDelegate, queue: DispatchQueue, connections: [CaptureConnection],
-         onStart: @escaping @Sendable (Recording) -> Void, onLimit: @escaping @Sendable (Recording) -> Void) {
+         onStart: @escaping @Sendable (Recording) -> Void, onLimit: @escaping @Sendable (Recording) -> Void,
+         onResume: @escaping @Sendable (Recording, UInt64) -> Void) {
         self.settings = settings
-        self.delegate = delegate
+        self.delegate = UncheckedDelegate(value: delegate)
         self.queue = queue
         self.connections = connections
         self.onStart = onStart
         self.onLimit = onLimit
+        self.onResume = onResume
         syncer = FragmentSyncer(url: settings.url)
     }
 
     /// The time recorded so far: from the first frame to the end of the last one encoded.
     var duration: CaptureTime {
         progress.withLock { progress in
-            guard let start = progress.encodedStart, progress.end > start else { return .zero }
-            return CaptureTime(nanoseconds: progress.end - start)
+            guard let start = progress.encodedStart, progress.end > start + progress.pause.total else { return .zero }
+            return CaptureTime(nanoseconds: progress.end - start - progress.pause.total)
         }
     }
 
@@ -95,11 +106,17 @@ final class Recording: Sendable {
     /// the buffer's own, which identifies it when it leaves the queue.
     func admitVideo(runningTime pts: UInt64, presentationTime: UInt64, isKeyFrame: Bool) -> Bool {
         var started = false
+        var resumed: UInt64?
         var limit: CaptureError?
         let admitted = progress.withLock { progress -> Bool in
-            guard !progress.finished, !progress.formatChanged else { return false }
+            guard !progress.finished, !progress.formatChanged, !progress.pause.isPaused else { return false }
+            if progress.pause.awaitingKeyFrame {
+                guard isKeyFrame else { return false }
+                resumed = progress.pause.resume(at: pts)
+            }
             if let start = progress.start {
-                if settings.maxDuration.isNumeric, pts >= start, pts - start >= UInt64(max(0, settings.maxDuration.nanoseconds)) {
+                let recorded = pts >= start + progress.pause.total ? pts - start - progress.pause.total : 0
+                if settings.maxDuration.isNumeric, recorded >= UInt64(max(0, settings.maxDuration.nanoseconds)) {
                     limit = CaptureError.maximumDurationReached(settings.maxDuration)
                     return false
                 }
@@ -110,9 +127,11 @@ final class Recording: Sendable {
             }
             progress.framesIn += 1
             progress.inFlight.entered(presentationTime)
+            progress.pause.admitted(videoAt: pts)
             return true
         }
         if started { onStart(self) }
+        if let resumed { onResume(self, resumed) }
         if let limit { requestStop(limit) }
         return admitted
     }
@@ -145,8 +164,11 @@ final class Recording: Sendable {
     /// frame's time on (the buffer that spans it included), up to the maximum duration.
     func admitAudio(runningTime pts: UInt64, duration: UInt64) -> Bool {
         let (admitted, first) = progress.withLock { progress -> (Bool, Bool) in
-            guard !progress.finished, let start = progress.start, pts + duration > start else { return (false, false) }
-            if settings.maxDuration.isNumeric, pts >= start, pts - start >= UInt64(max(0, settings.maxDuration.nanoseconds)) {
+            guard !progress.finished, let start = progress.start, pts + duration > start, progress.pause.admitsAudio(at: pts, duration: duration) else {
+                return (false, false)
+            }
+            let recorded = pts >= start + progress.pause.total ? pts - start - progress.pause.total : 0
+            if settings.maxDuration.isNumeric, recorded >= UInt64(max(0, settings.maxDuration.nanoseconds)) {
                 return (false, false)
             }
             progress.audioIn += 1

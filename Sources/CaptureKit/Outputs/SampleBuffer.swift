@@ -1,5 +1,6 @@
 import Foundation
 import GStreamerSwift
+import Synchronization
 
 /// Codecs of compressed images and video (AVVideoCodecType).
 public enum VideoCodecType: String, Sendable, Hashable, CaseIterable {
@@ -62,6 +63,9 @@ public final class SampleBuffer: Sendable {
     /// an H.264 access unit that is an IDR (with its SPS and PPS before it).
     public let isKeyFrame: Bool
     let storage: Storage
+    /// CoreVideo's lock of the planes (`CVPixelBufferLockBaseAddress`), inline: no allocation
+    /// per frame.
+    let pixelLock = Mutex(PixelBufferLock())
 
     enum Storage: Sendable {
         case sample(Sample)
@@ -78,6 +82,10 @@ public final class SampleBuffer: Sendable {
         self.formatDescription = formatDescription
         self.attachments = attachments
         self.storage = storage
+    }
+
+    deinit {
+        pixelLock.withLock { $0.unmap() }
     }
 
     /// One plane of a raw frame, valid only inside `withPlanes`.

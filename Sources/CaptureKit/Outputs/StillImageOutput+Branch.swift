@@ -10,7 +10,7 @@ extension StillImageOutput {
             ]),
             .init("videoconvert", name: "\(prefix)_convert"),
         ]
-        switch outputSettings {
+        switch settings {
         case .jpeg(let quality):
             // JPEG (JFIF) stores full-range YCbCr with the BT.601 matrix; without saying so,
             // videoconvert hands jpegenc video range and whites decode as 235.
@@ -32,7 +32,7 @@ extension StillImageOutput {
     static let jpegInputCaps = "video/x-raw,format=I420,colorimetry=\(ColorRange.full.colorimetry)"
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
-        let settings = outputSettings
+        let settings = self.settings
         let mux: Element? = if case .jpeg = settings { try branch.element("mux") } else { nil }
         // Gate on the tee's thread: nothing enters unless a request waits and the frame is not older.
         try branch.pad("queue", "sink").addBufferProbe { [weak self] buffer in

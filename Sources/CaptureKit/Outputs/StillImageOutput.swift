@@ -66,7 +66,10 @@ public final class StillImageOutput: OutputNode, Observable {
     public var isStillImageStabilizationActive: Bool { false }
     /// Whether stabilization turns on by itself where supported: false, as the seed gives it for
     /// an output whose device does not support stabilization.
-    public var automaticallyEnablesStillImageStabilizationWhenAvailable: Bool { isStillImageStabilizationSupported }
+    public var automaticallyEnablesStillImageStabilizationWhenAvailable: Bool {
+        get { isStillImageStabilizationSupported }
+        set { reportingFailure(of: "automaticallyEnablesStillImageStabilizationWhenAvailable", newValue) { () throws(CaptureError) in try setAutomaticallyEnablesStillImageStabilizationWhenAvailable(newValue) } }
+    }
 
     /// Sets `automaticallyEnablesStillImageStabilizationWhenAvailable`; as in AVFoundation it
     /// can only be set while `isStillImageStabilizationSupported`, so this throws
@@ -81,7 +84,21 @@ public final class StillImageOutput: OutputNode, Observable {
     /// The encoding of stills. On a running session a JPEG quality change is set on the running
     /// encoder; another change rebuilds only this output's branch (stills waiting then fail
     /// with `captureCancelled`).
-    public var outputSettings: StillImageSettings { state.withLock { $0.settings } }
+    ///
+    /// In AVFoundation's dictionary form (see ``StillImageSettings/dictionary``):
+    /// `[VideoCodecKey: VideoCodecType.jpeg]`, say. Settings the output cannot make are refused
+    /// and reported as `.CaptureConfigurationError`; ``setOutputSettings(_:)`` throws instead.
+    public var outputSettings: [String: Any]! {
+        get { settings.dictionary }
+        set {
+            reportingFailure(of: "outputSettings", newValue.map { "\($0)" } ?? "nil") { () throws(CaptureError) in
+                try setOutputSettings(StillImageSettings(dictionary: newValue ?? [:]))
+            }
+        }
+    }
+
+    /// The encoding of stills, typed.
+    public var settings: StillImageSettings { state.withLock { $0.settings } }
 
     /// Validates and sets the encoding.
     public func setOutputSettings(_ settings: StillImageSettings) throws(CaptureError) {
@@ -121,12 +138,38 @@ public final class StillImageOutput: OutputNode, Observable {
     /// still is the first frame it lights; EXIF Flash records it.
     public func captureStillImage(from connection: CaptureConnection,
                                   completionHandler: @escaping @Sendable (SampleBuffer?, CaptureError?) -> Void) throws(CaptureError) {
+        try captureStill(from: connection, flashMode: nil, completionHandler: completionHandler)
+    }
+
+    /// AVFoundation's form of ``captureStillImage(from:completionHandler:)``: it never throws;
+    /// an inactive connection is the handler's error. The handler runs on the output's queue
+    /// and need not be `Sendable`.
+    public func captureStillImageAsynchronously(from connection: CaptureConnection,
+                                                completionHandler handler: @escaping (CMSampleBuffer?, Error?) -> Void) {
+        let handler = UncheckedDelegate(value: handler)
+        do throws(CaptureError) {
+            try captureStill(from: connection, flashMode: nil) { sample, error in handler.value(sample, error) }
+        } catch {
+            completions.complete(completions.ticket()) { handler.value(nil, error) }
+        }
+    }
+
+    /// The JPEG file data of a JPEG still; nil for another sample (AVFoundation's
+    /// `jpegStillImageNSDataRepresentation`).
+    public static func jpegStillImageNSDataRepresentation(_ jpegSampleBuffer: CMSampleBuffer) -> Data? {
+        try? jpegStillImageData(from: jpegSampleBuffer)
+    }
+
+    /// A still from `connection`, the flash fired as `flashMode` says (nil: the device's own
+    /// mode, as AVCaptureStillImageOutput does; a photo output passes its settings').
+    func captureStill(from connection: CaptureConnection, flashMode: CaptureDevice.FlashMode?,
+                      completionHandler: @escaping @Sendable (SampleBuffer?, CaptureError?) -> Void) throws(CaptureError) {
         let ticket = completions.ticket()
         let completions = self.completions
         let inOrder: @Sendable (SampleBuffer?, CaptureError?) -> Void = { sample, error in
             completions.complete(ticket) { completionHandler(sample, error) }
         }
-        if let device = connection.device, device.isFlashActive {
+        if let device = connection.device, flashMode.map(device.wouldFlashFire(in:)) ?? device.isFlashActive {
             do throws(CaptureError) {
                 try requireActive(connection)
             } catch {

@@ -22,7 +22,7 @@ extension VideoDataOutput {
     /// For `codec` settings, the encoding the session's shared encoded stage runs for this
     /// output (outputs asking for the same share one encode).
     var videoEncoding: VideoCodecSettings? {
-        guard let settings = videoSettings, let codec = settings.codec else { return nil }
+        guard let settings, let codec = settings.codec else { return nil }
         return VideoCodecSettings(codec: codec, bitrate: settings.bitrate, keyFrameInterval: settings.keyFrameInterval, profile: settings.profile)
     }
 

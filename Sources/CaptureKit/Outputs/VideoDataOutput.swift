@@ -5,23 +5,32 @@ import Synchronization
 /// Receives the frames a `VideoDataOutput` delivers (AVCaptureVideoDataOutputSampleBufferDelegate).
 ///
 /// Threading: both methods run on the queue given to `setSampleBufferDelegate(_:queue:)`, one
-/// call at a time, never on a GStreamer thread.
-public protocol VideoDataOutputSampleBufferDelegate: AnyObject, Sendable {
+/// call at a time, never on a GStreamer thread. The delegate need not be `Sendable`: CaptureKit
+/// calls it on that queue alone, as AVFoundation does, so keep its state to that queue.
+///
+/// The methods have AVFoundation's shape, with the output as a ``CaptureOutput`` (compare it
+/// with `===`), so one class can serve a ``VideoDataOutput`` and an ``AudioDataOutput``; both
+/// are optional.
+public protocol VideoDataOutputSampleBufferDelegate: AnyObject {
     /// A frame arrived.
-    func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection)
+    func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection)
     /// A frame was discarded because the delegate's queue was still busy with an earlier one.
-    func captureOutput(_ output: VideoDataOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection)
+    func captureOutput(_ output: CaptureOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection)
 }
 
 extension VideoDataOutputSampleBufferDelegate {
-    public func captureOutput(_ output: VideoDataOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection) {}
+    public func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {}
+    public func captureOutput(_ output: CaptureOutput, didDrop sampleBuffer: SampleBuffer, from connection: CaptureConnection) {}
 }
 
 /// Delivers raw frames (AVCaptureVideoDataOutput), to a delegate on its queue and as an
 /// AsyncSequence.
 ///
-/// Frames are converted (and scaled) to `videoSettings` in the output's own branch; the plane
-/// data is the branch's buffer, mapped without copying. With `alwaysDiscardsLateVideoFrames`
+/// Frames are turned for the connection's `videoOrientation` and `isVideoMirrored` (as
+/// AVFoundation's are: a portrait connection delivers portrait pixels), then converted (and
+/// scaled) to `videoSettings`, in the output's own branch; the plane data is the branch's
+/// buffer, mapped without copying. Compressed frames (`VideoCodecKey`) come from the shared
+/// encode unturned, with the orientation as an attachment. With `alwaysDiscardsLateVideoFrames`
 /// (the default) a frame that arrives while the delegate is still busy is dropped and reported
 /// through `didDrop`; without it, up to `keptFrameLimit` frames wait in the branch's appsink
 /// while `keptFrameLimit` are with the delegate, and only a delegate slower than the camera for
@@ -62,7 +71,8 @@ public final class VideoDataOutput: OutputNode, StreamFeeding {
         }
     }
 
-    struct Delivery: Sendable {
+    /// Crosses to the delegate's queue, where alone the delegate is called (hence unchecked).
+    struct Delivery: @unchecked Sendable {
         weak var delegate: (any VideoDataOutputSampleBufferDelegate)?
         var queue: DispatchQueue?
     }
@@ -99,8 +109,23 @@ public final class VideoDataOutput: OutputNode, StreamFeeding {
     /// The pixel formats frames can be delivered in.
     public var availableVideoPixelFormatTypes: [PixelFormat] { [.bgra, .rgba, .nv12, .i420, .gray8] }
 
-    /// The delivery format; nil keeps the device's. A running session rebuilds only this output's branch for it.
-    public var videoSettings: VideoSettings? { state.withLock { $0.settings } }
+    /// The delivery format in AVFoundation's dictionary form (see
+    /// ``VideoSettings/dictionary``): `[kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_32BGRA]`,
+    /// say. Empty, or nil, keeps the device's format. A running session rebuilds only this
+    /// output's branch for it. Settings the output cannot deliver are refused and reported as
+    /// `.CaptureConfigurationError`; ``setVideoSettings(_:)`` throws instead.
+    public var videoSettings: [String: Any]! {
+        get { settings?.dictionary ?? [:] }
+        set {
+            reportingFailure(of: "videoSettings", newValue.map { "\($0)" } ?? "nil") { () throws(CaptureError) in
+                let dictionary = newValue ?? [:]
+                try setVideoSettings(dictionary.isEmpty ? nil : try VideoSettings(dictionary: dictionary))
+            }
+        }
+    }
+
+    /// The delivery format, typed; nil keeps the device's.
+    public var settings: VideoSettings? { state.withLock { $0.settings } }
 
     /// Validates and sets the delivery format.
     public func setVideoSettings(_ settings: VideoSettings?) throws(CaptureError) {
@@ -150,21 +175,29 @@ public final class VideoDataOutput: OutputNode, StreamFeeding {
 
 extension VideoDataOutput {
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
-        let settings = videoSettings
+        let settings = settings
         if settings?.codec != nil { return compressedBranch(prefix: prefix) }
         let discardsLate = alwaysDiscardsLateVideoFrames
         let format = settings?.pixelFormat ?? source.pixelFormat
-        let resized = settings?.width.map { $0 != source.width } == true || settings?.height.map { $0 != source.height } == true
+        // The connection's orientation and mirroring turn the pixels, as AVFoundation's video
+        // data output does; the size asked for is the turned picture's.
+        let (orientation, mirrored) = connection(with: .video)?.orientationState ?? (.landscapeRight, false)
+        let direction = orientation.videoFlipDirection(mirrored: mirrored)
+        let turned = orientation.swapsSides ? (width: source.height, height: source.width) : (width: source.width, height: source.height)
+        let resized = settings?.width.map { $0 != turned.width } == true || settings?.height.map { $0 != turned.height } == true
         let converts = format != source.pixelFormat || resized
         var chain: [PipelinePlan.Element] = []
         // A queue gives the branch a thread of its own, so conversion or a waiting delegate never
         // holds up the capture thread. Frames that need no conversion and are never waited for
         // (late ones are dropped) go straight from the tee to the appsink, whose callback only
         // hands them over: one thread hand-off less per frame and at start.
-        if converts || !discardsLate {
+        if converts || !discardsLate || direction != "identity" {
             var queue: [PipelinePlan.Property] = [.init("max-size-buffers", discardsLate ? "1" : String(Self.keptFrameLimit)), .init("leaky", "downstream")]
             if !discardsLate { queue += [.init("max-size-bytes", "0"), .init("max-size-time", "0")] }
             chain.append(.init("queue", name: "\(prefix)_queue", queue))
+        }
+        if direction != "identity" {
+            chain.append(.init("videoflip", name: "\(prefix)_flip", [.init("video-direction", direction)]))
         }
         if converts {
             chain.append(.init("videoconvert", name: "\(prefix)_convert"))
@@ -184,7 +217,7 @@ extension VideoDataOutput {
     }
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
-        if videoSettings?.codec != nil { return try attachCompressed(branch) }
+        if settings?.codec != nil { return try attachCompressed(branch) }
         let slot = branch.slot
         let sink = try branch.element("sink")
         if (try? sink.get("max-buffers")) != "1" {
@@ -215,6 +248,12 @@ extension VideoDataOutput {
         }
     }
 
+    /// Raw frames are turned in the branch, so a running session rebuilds it for the new
+    /// orientation or mirroring.
+    func connectionOrientationChanged() {
+        if settings?.codec == nil { owner.branchChanged() }
+    }
+
     func detach(error: CaptureError) {
         state.withLock {
             $0.layouts = LayoutCache()
@@ -228,25 +267,27 @@ extension VideoDataOutput {
         let (layout, delivery, streams, compressed) = state.withLock { state in
             (state.compressed == nil ? state.layouts.layout(of: sample) : nil, state.delivery, state.subscribers.all, state.compressed != nil)
         }
-        let (orientation, mirrored) = connection.orientationState
+        // Raw frames were turned in the branch: nothing is left for a viewer to do. Compressed
+        // frames come from the shared encode, unturned, and carry the connection's orientation.
+        let (orientation, mirrored) = compressed ? connection.orientationState : (.landscapeRight, false)
         let attachments = SampleAttachments(videoOrientation: orientation, isVideoMirrored: mirrored, deviceUniqueID: connection.device?.uniqueID ?? "")
         guard let buffer = SampleBuffer.video(sample, codec: compressed ? .h264 : nil, layout: layout, attachments: attachments) else { return }
         for stream in streams { stream.yield(buffer) }
-        guard let delegate = delivery.delegate, let queue = delivery.queue else { return }
+        guard delivery.delegate != nil, let queue = delivery.queue else { return }
         if done == nil {
             if inFlight.load(ordering: .acquiring) > 0 {
-                queue.async { delegate.captureOutput(self, didDrop: buffer, from: connection) }
+                queue.async { delivery.delegate?.captureOutput(self, didDrop: buffer, from: connection) }
                 return
             }
             inFlight.add(1, ordering: .acquiringAndReleasing)
             queue.async {
-                delegate.captureOutput(self, didOutput: buffer, from: connection)
+                delivery.delegate?.captureOutput(self, didOutput: buffer, from: connection)
                 self.inFlight.subtract(1, ordering: .acquiringAndReleasing)
             }
         } else {
             inFlight.add(1, ordering: .acquiringAndReleasing)
             queue.async {
-                delegate.captureOutput(self, didOutput: buffer, from: connection)
+                delivery.delegate?.captureOutput(self, didOutput: buffer, from: connection)
                 self.inFlight.subtract(1, ordering: .acquiringAndReleasing)
                 done?()
             }

@@ -19,7 +19,7 @@ extension VideoPreview {
         var chain: [PipelinePlan.Element] = [
             .init("queue", name: "\(prefix)_queue", [.init("leaky", "downstream"), .init("max-size-buffers", "2")]),
         ]
-        let direction = Self.videoDirection(orientation, mirrored: mirrored)
+        let direction = orientation.videoFlipDirection(mirrored: mirrored)
         if direction != "identity" {
             chain.append(.init("videoflip", name: "\(prefix)_flip", [.init("video-direction", direction)]))
         }
@@ -145,21 +145,6 @@ extension VideoPreview {
     static func viewSize(bounds: CGRect, shown: (width: Int, height: Int)) -> (width: Int, height: Int) {
         guard bounds.width >= 1, bounds.height >= 1 else { return shown }
         return (max(2, Int(bounds.width.rounded()) / 2 * 2), max(2, Int(bounds.height.rounded()) / 2 * 2))
-    }
-
-    /// videoflip's `video-direction` for turning the sensor's picture clockwise by the
-    /// orientation's degrees, then mirroring it left to right.
-    static func videoDirection(_ orientation: VideoOrientation, mirrored: Bool) -> String {
-        switch (orientation.rotationDegrees, mirrored) {
-        case (90, false): "90r"
-        case (180, false): "180"
-        case (270, false): "90l"
-        case (0, true): "horiz"
-        case (90, true): "ul-lr"
-        case (180, true): "vert"
-        case (270, true): "ur-ll"
-        default: "identity"
-        }
     }
 
     /// The pixels `.resizeAspectFill` crops from each side of the picture as shown, so that

@@ -16,8 +16,9 @@ import Synchronization
 /// whatever the orientation and mirroring; view points from (0,0) at the top left of
 /// ``bounds``.
 ///
-/// The preview takes its place among the session's outputs (in `CaptureSession.outputs`), so
-/// inputs added later connect to it as to any output. Safe to use from any thread.
+/// The preview joins its session as an output does, so inputs added later connect to it, but
+/// it is not listed in `CaptureSession.outputs` (AVFoundation's preview layer is not an output);
+/// its connection is in `CaptureSession.connections`. Safe to use from any thread.
 public final class VideoPreview: OutputNode {
     struct State {
         weak var session: CaptureSession?
@@ -73,11 +74,11 @@ public final class VideoPreview: OutputNode {
 
     private func join(_ session: CaptureSession?, connecting: Bool) {
         let old = state.withLock { state in defer { state.session = session }; return state.session }
-        if let old, old !== session || session != nil { try? old.removeOutput(self) }
+        if let old, old !== session || session != nil { try? old.checkedRemoveOutput(self) }
         guard let session else { return }
-        if connecting, (try? session.addOutput(self)) != nil { return }
+        if connecting, (try? session.checkedAddOutput(self)) != nil { return }
         // No video input to connect to (an audio-only session): joined, unconnected.
-        try? session.addOutputWithNoConnections(self)
+        try? session.checkedAddOutputWithNoConnections(self)
     }
 
     /// The connection feeding the preview: its `videoOrientation`, `isVideoMirrored` and

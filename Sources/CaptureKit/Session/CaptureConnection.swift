@@ -1,9 +1,11 @@
+import Foundation
 import Synchronization
 
 /// A link from input ports to an output (AVCaptureConnection).
 ///
-/// Orientation and mirroring change metadata only, and may be changed while running: stills
-/// read them when captured, frames when delivered. Safe to use from any thread.
+/// Orientation and mirroring may be changed while running. Stills and movies carry them as
+/// metadata (EXIF orientation, the track's display matrix); a video data output and a preview
+/// turn their pixels. Safe to use from any thread.
 public final class CaptureConnection: Sendable, CustomStringConvertible {
     public let inputPorts: [CaptureInputPort]
     private let outputRef: Mutex<WeakOutput>
@@ -26,7 +28,7 @@ public final class CaptureConnection: Sendable, CustomStringConvertible {
         self.inputPorts = inputPorts
         self.outputRef = Mutex(WeakOutput(output: output))
         var initial = State()
-        initial.isVideoMirrored = inputPorts.first?.device.position == .front
+        initial.isVideoMirrored = Self.mirrorsAutomatically(inputPorts.first?.device, output: output)
         self.state = Mutex(initial)
     }
 
@@ -53,7 +55,7 @@ public final class CaptureConnection: Sendable, CustomStringConvertible {
     /// Mirroring is supported on every video connection.
     public var isVideoMirroringSupported: Bool { isVideoOrientationSupported }
 
-    /// How viewers should rotate the image (metadata only).
+    /// How the image is turned: metadata for stills and movies, pixels for video data and previews.
     public var videoOrientation: VideoOrientation {
         get { state.withLock { $0.videoOrientation } }
         set {
@@ -62,7 +64,30 @@ public final class CaptureConnection: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the image is mirrored (metadata only). Setting it turns automatic adjustment off.
+    /// The clockwise angle, in degrees, the image is turned by (iOS 17's form of
+    /// ``videoOrientation``): 0 is `landscapeRight`, 90 `portrait`, 180 `landscapeLeft`, 270
+    /// `portraitUpsideDown`. An angle ``isVideoRotationAngleSupported(_:)`` refuses is reported
+    /// as `.CaptureConfigurationError` and leaves the angle unchanged.
+    public var videoRotationAngle: CGFloat {
+        get { CGFloat(videoOrientation.rotationDegrees) }
+        set {
+            guard let orientation = VideoOrientation(rotationAngle: newValue) else {
+                let error = CaptureError.invalidSetting(name: "videoRotationAngle", value: "\(newValue)", valid: "0, 90, 180 or 270")
+                CaptureLog.logger.error("\(self): \(error)")
+                NotificationCenter.default.post(name: .CaptureConfigurationError, object: self, userInfo: [CaptureSessionErrorKey: error])
+                return
+            }
+            videoOrientation = orientation
+        }
+    }
+
+    /// Whether ``videoRotationAngle`` can be `angle`: a multiple of 90° from 0 to 270 on a video connection.
+    public func isVideoRotationAngleSupported(_ angle: CGFloat) -> Bool {
+        isVideoOrientationSupported && VideoOrientation(rotationAngle: angle) != nil
+    }
+
+    /// Whether the image is mirrored left to right (metadata for stills and movies, pixels for
+    /// video data and previews). Setting it turns automatic adjustment off.
     public var isVideoMirrored: Bool {
         get { state.withLock { $0.isVideoMirrored } }
         set {
@@ -74,17 +99,25 @@ public final class CaptureConnection: Sendable, CustomStringConvertible {
         }
     }
 
-    /// When true (the default) front cameras are mirrored and others not.
+    /// When true (the default) a preview of a front camera is mirrored, as a mirror would show
+    /// it, and every other connection is not: AVFoundation mirrors the preview layer's
+    /// connection by default, while photos, movies and video data keep the sensor's view.
     public var automaticallyAdjustsVideoMirroring: Bool {
         get { state.withLock { $0.automaticallyAdjustsVideoMirroring } }
         set {
-            let front = device?.position == .front
+            let mirrors = Self.mirrorsAutomatically(device, output: output)
             state.withLock {
                 $0.automaticallyAdjustsVideoMirroring = newValue
-                if newValue { $0.isVideoMirrored = front }
+                if newValue { $0.isVideoMirrored = mirrors }
             }
             orientationChanged()
         }
+    }
+
+    /// Whether automatic mirroring mirrors a connection from `device` to `output`: a front
+    /// camera's preview only.
+    private static func mirrorsAutomatically(_ device: CaptureDevice?, output: (any CaptureOutput)?) -> Bool {
+        device?.position == .front && output is VideoPreview
     }
 
     private func orientationChanged() {

@@ -7,7 +7,7 @@ extension CaptureSession {
     /// Applies the batch when the outermost begin is committed. On a running session only what
     /// changed is changed in the running pipeline (outputs' branches added or removed, a camera's
     /// source swapped); the other outputs keep running without a gap.
-    public func commitConfiguration() throws(CaptureError) {
+    func checkedCommitConfiguration() throws(CaptureError) {
         let depth = try state.withLock { state throws(CaptureError) -> Int in
             guard state.configurationDepth > 0 else { throw .unbalancedConfiguration }
             state.configurationDepth -= 1
@@ -17,7 +17,10 @@ extension CaptureSession {
     }
 
     /// The session's preset.
-    public var sessionPreset: SessionPreset { state.withLock { $0.preset } }
+    public var sessionPreset: SessionPreset {
+        get { state.withLock { $0.preset } }
+        set { reportingFailure(of: "sessionPreset", newValue) { () throws(CaptureError) in try setSessionPreset(newValue) } }
+    }
 
     /// Whether every video input's device has a format for `preset`.
     public func canSetSessionPreset(_ preset: SessionPreset) -> Bool {

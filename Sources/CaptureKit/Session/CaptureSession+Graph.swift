@@ -5,7 +5,7 @@ extension CaptureSession {
     }
 
     /// Adds an input and connects it to every output that has no connection yet.
-    public func addInput(_ input: any CaptureInput) throws(CaptureError) {
+    func checkedAddInput(_ input: any CaptureInput) throws(CaptureError) {
         try checkAddInput(input)
         resetFrameDurations(joining: input)
         mutateGraph { state in
@@ -23,14 +23,14 @@ extension CaptureSession {
     }
 
     /// Adds an input without forming connections; use `addConnection` to connect it.
-    public func addInputWithNoConnections(_ input: any CaptureInput) throws(CaptureError) {
+    func checkedAddInputWithNoConnections(_ input: any CaptureInput) throws(CaptureError) {
         try checkAddInput(input)
         resetFrameDurations(joining: input)
         mutateGraph { $0.inputs.append(input) }
     }
 
     /// Removes an input and its connections.
-    public func removeInput(_ input: any CaptureInput) throws(CaptureError) {
+    func checkedRemoveInput(_ input: any CaptureInput) throws(CaptureError) {
         guard state.withLock({ $0.inputs.contains { $0 === input } }) else { throw .notInSession("\(input)") }
         mutateGraph { state in
             state.inputs.removeAll { $0 === input }
@@ -48,7 +48,7 @@ extension CaptureSession {
     }
 
     /// Adds an output and connects it to the first input with a video port.
-    public func addOutput(_ output: any CaptureOutput) throws(CaptureError) {
+    func checkedAddOutput(_ output: any CaptureOutput) throws(CaptureError) {
         let node = try checkAddOutput(output)
         node.owner.set(self)
         mutateGraph { state in
@@ -64,7 +64,7 @@ extension CaptureSession {
     }
 
     /// Adds an output without forming connections.
-    public func addOutputWithNoConnections(_ output: any CaptureOutput) throws(CaptureError) {
+    func checkedAddOutputWithNoConnections(_ output: any CaptureOutput) throws(CaptureError) {
         let node = try checkAddOutput(output)
         node.owner.set(self)
         mutateGraph { state in
@@ -74,7 +74,7 @@ extension CaptureSession {
     }
 
     /// Removes an output and its connections.
-    public func removeOutput(_ output: any CaptureOutput) throws(CaptureError) {
+    func checkedRemoveOutput(_ output: any CaptureOutput) throws(CaptureError) {
         guard state.withLock({ $0.outputs.contains { $0 === output } }) else { throw .notInSession("\(type(of: output))") }
         mutateGraph { state in
             state.outputs.removeAll { $0 === output }
@@ -92,7 +92,7 @@ extension CaptureSession {
     }
 
     /// Adds a connection made with `CaptureConnection(inputPorts:output:)`.
-    public func addConnection(_ connection: CaptureConnection) throws(CaptureError) {
+    func checkedAddConnection(_ connection: CaptureConnection) throws(CaptureError) {
         try checkAddConnection(connection)
         mutateGraph { state in
             state.connections.append(connection)
@@ -101,7 +101,7 @@ extension CaptureSession {
     }
 
     /// Removes a connection.
-    public func removeConnection(_ connection: CaptureConnection) throws(CaptureError) {
+    func checkedRemoveConnection(_ connection: CaptureConnection) throws(CaptureError) {
         guard state.withLock({ $0.connections.contains { $0 === connection } }) else { throw .notInSession("\(connection)") }
         mutateGraph { state in
             state.connections.removeAll { $0 === connection }

@@ -8,7 +8,8 @@ import GStreamerSwift
 /// notification queue, never on a GStreamer thread.
 extension CaptureSession {
     /// Posted when an input's device went away or is in use; `userInfo[interruptionReasonKey]`
-    /// is an `InterruptionReason`.
+    /// is the `InterruptionReason`'s raw value, an `Int` as in AVFoundation
+    /// (`InterruptionReason(rawValue:)` reads it back).
     public static let wasInterruptedNotification = Notification.Name("CaptureSessionWasInterrupted")
     /// Posted when the interrupted device delivers frames again.
     public static let interruptionEndedNotification = Notification.Name("CaptureSessionInterruptionEnded")
@@ -67,7 +68,7 @@ extension CaptureSession {
         }
         CaptureLog.logger.warning("session interrupted: \(began.rawValue)")
         NotificationCenter.default.post(name: Self.wasInterruptedNotification, object: self,
-                                        userInfo: [Self.interruptionReasonKey: began])
+                                        userInfo: [Self.interruptionReasonKey: began.rawValue])
         scheduleResume(generation: generation)
     }
 

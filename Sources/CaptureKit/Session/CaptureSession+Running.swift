@@ -23,7 +23,8 @@ extension CaptureSession {
 
     /// Builds and starts the pipeline, blocking until it runs. Throws when the graph cannot run
     /// (an output without an input, a missing element, a device that fails to start).
-    public func startRunning() throws(CaptureError) {
+    /// The `startRunning()` of ``Checked`` and of the session run it.
+    func checkedStartRunning() throws(CaptureError) {
         let started = try transitions.withLock { _ throws(CaptureError) -> Bool in
             guard state.withLock({ $0.runState == .idle || $0.runState == .failed }) else { return false }
             setRunState(.starting)
@@ -63,31 +64,6 @@ extension CaptureSession {
             return true
         }
         if stopped { NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self) }
-    }
-
-    /// `startRunning()` without blocking the caller's thread.
-    public func startRunning() async throws(CaptureError) {
-        let result: Result<Void, CaptureError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                do throws(CaptureError) {
-                    try self.startRunning()
-                    continuation.resume(returning: .success(()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        try result.get()
-    }
-
-    /// `stopRunning()` without blocking the caller's thread.
-    public func stopRunning() async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                self.stopRunning()
-                continuation.resume()
-            }
-        }
     }
 
     /// Changes the running pipeline to the current graph: only the branches and sources that

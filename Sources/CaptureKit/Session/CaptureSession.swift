@@ -58,10 +58,11 @@ public final class CaptureSession: Sendable, Observable {
     /// The inputs, in the order added.
     public var inputs: [any CaptureInput] { state.withLock { $0.inputs } }
 
-    /// The outputs, in the order added.
-    public var outputs: [any CaptureOutput] { state.withLock { $0.outputs } }
+    /// The outputs, in the order added. A ``VideoPreview`` is not one, as AVFoundation's preview
+    /// layer is not: a loop that removes every output leaves the preview in place.
+    public var outputs: [any CaptureOutput] { state.withLock { $0.outputs.filter { !($0 is VideoPreview) } } }
 
-    /// Every connection of the session.
+    /// Every connection of the session, the preview's included (as in AVFoundation).
     public var connections: [CaptureConnection] { state.withLock { $0.connections } }
 
     /// Whether the pipeline is running (observable).

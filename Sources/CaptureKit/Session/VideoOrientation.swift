@@ -1,3 +1,4 @@
+import Foundation
 /// How the device is held, so viewers rotate the image (AVCaptureVideoOrientation).
 ///
 /// Orientation is metadata: pixels stay as the sensor delivers them (landscape), and the
@@ -38,6 +39,30 @@ public enum VideoOrientation: Int, Sendable, Hashable, CaseIterable, CustomStrin
         case (.portraitUpsideDown, false): 8
         }
     }
+
+    /// videoflip's `video-direction` for turning the sensor's picture clockwise by
+    /// ``rotationDegrees``, then mirroring it left to right; "identity" for neither.
+    func videoFlipDirection(mirrored: Bool) -> String {
+        switch (rotationDegrees, mirrored) {
+        case (90, false): "90r"
+        case (180, false): "180"
+        case (270, false): "90l"
+        case (0, true): "horiz"
+        case (90, true): "ul-lr"
+        case (180, true): "vert"
+        case (270, true): "ur-ll"
+        default: "identity"
+        }
+    }
+
+    /// The orientation whose ``rotationDegrees`` is `angle` (0, 90, 180 or 270); nil for others.
+    init?(rotationAngle angle: CGFloat) {
+        guard let match = Self.allCases.first(where: { CGFloat($0.rotationDegrees) == angle }) else { return nil }
+        self = match
+    }
+
+    /// Whether turning by this orientation swaps width and height.
+    var swapsSides: Bool { self == .portrait || self == .portraitUpsideDown }
 
     public var description: String {
         switch self {

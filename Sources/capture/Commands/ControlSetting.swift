@@ -104,13 +104,13 @@ extension ControlSetting.Change {
     func apply(to device: CaptureDevice) throws(CaptureError) {
         switch self {
         case .focusMode(let mode): try device.setFocusMode(mode)
-        case .lensPosition(let position): try device.setFocusModeLocked(lensPosition: position)
+        case .lensPosition(let position): try device.checked.setFocusModeLocked(lensPosition: position)
         case .exposureMode(let mode): try device.setExposureMode(mode)
-        case .exposureDuration(let duration): try device.setExposureModeCustom(duration: duration, iso: CaptureDevice.currentISO)
-        case .iso(let iso): try device.setExposureModeCustom(duration: CaptureDevice.currentExposureDuration, iso: iso)
-        case .exposureTargetBias(let bias): try device.setExposureTargetBias(bias)
+        case .exposureDuration(let duration): try device.checked.setExposureModeCustom(duration: duration, iso: CaptureDevice.currentISO)
+        case .iso(let iso): try device.checked.setExposureModeCustom(duration: CaptureDevice.currentExposureDuration, iso: iso)
+        case .exposureTargetBias(let bias): try device.checked.setExposureTargetBias(bias)
         case .whiteBalanceMode(let mode): try device.setWhiteBalanceMode(mode)
-        case .deviceWhiteBalanceGains(let gains): try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: gains)
+        case .deviceWhiteBalanceGains(let gains): try device.checked.setWhiteBalanceModeLocked(with: gains)
         case .temperature(let temperature, let tint):
             let current = device.temperatureAndTintValues(for: device.deviceWhiteBalanceGains)
             try lockWhiteBalance(of: device, at: .init(temperature: temperature, tint: tint ?? current.tint))
@@ -126,6 +126,6 @@ extension ControlSetting.Change {
     }
 
     private func lockWhiteBalance(of device: CaptureDevice, at values: CaptureDevice.WhiteBalanceTemperatureAndTintValues) throws(CaptureError) {
-        try device.setWhiteBalanceModeLocked(deviceWhiteBalanceGains: device.deviceWhiteBalanceGains(for: values))
+        try device.checked.setWhiteBalanceModeLocked(with: device.deviceWhiteBalanceGains(for: values))
     }
 }

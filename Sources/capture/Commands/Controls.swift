@@ -30,23 +30,23 @@ struct Controls: AsyncParsableCommand {
             let changes = try settings.map { try $0.change() }
             let session = CaptureSession()
             try session.setSessionPreset(.inputPriority)
-            try session.addInput(CaptureDeviceInput(device: camera))
+            try session.checked.addInput(CaptureDeviceInput(device: camera))
             let output = VideoDataOutput()
-            try session.addOutput(output)
+            try session.checked.addOutput(output)
             var frames = output.sampleBuffers().makeAsyncIterator()
-            try await session.startRunning()
+            try await session.checked.startRunning()
             _ = await frames.next()
             do {
                 try camera.lockForConfiguration()
                 defer { camera.unlockForConfiguration() }
                 for change in changes { try change.apply(to: camera) }
             } catch {
-                await session.stopRunning()
+                await session.checked.stopRunning()
                 throw error
             }
             // Let the sensor apply the change and auto modes settle on a frame.
             for _ in 0..<2 { _ = await frames.next() }
-            await session.stopRunning()
+            await session.checked.stopRunning()
         }
         if json {
             let encoder = JSONEncoder()

@@ -34,7 +34,7 @@ struct Devices: ParsableCommand {
 
     private func printList(_ devices: [CaptureDevice]) {
         for (index, device) in devices.enumerated() {
-            let kind = (device.hasMediaType(.video) ? "position \(device.position.rawValue)" : "audio") + ", via \(device.route)"
+            let kind = (device.hasMediaType(.video) ? "position \(device.position)" : "audio") + ", via \(device.route)"
             print("\(index): \(device.localizedName) [\(device.uniqueID)] model \(device.modelID), \(kind)")
             for format in device.formats {
                 print("     \(format)\(format == device.activeFormat ? "  (active)" : "")")
@@ -103,7 +103,7 @@ struct DeviceReport: Encodable {
             uniqueID = device.uniqueID
             modelID = device.modelID
             name = device.localizedName
-            position = device.position.rawValue
+            position = "\(device.position)"
             route = device.route
             mediaTypes = device.mediaTypes.map(\.rawValue).sorted()
             connected = device.isConnected

@@ -51,7 +51,7 @@ struct Preview: AsyncParsableCommand {
         global.bootstrapLogging()
         let session = CaptureSession()
         try session.setSessionPreset(preset)
-        try session.addInput(CaptureDeviceInput(device: try CaptureDevice.find(device)))
+        try session.checked.addInput(CaptureDeviceInput(device: try CaptureDevice.find(device)))
         let preview = VideoPreview(session: session)
         preview.sink = sink.value
         preview.videoGravity = gravity
@@ -61,7 +61,7 @@ struct Preview: AsyncParsableCommand {
         var outliner: PreviewOutliner?
         if let scan {
             let metadata = MetadataOutput()
-            try session.addOutput(metadata)
+            try session.checked.addOutput(metadata)
             try metadata.setMetadataObjectTypes(scan.values)
             preview.overlay = PreviewOverlay()
             outliner = PreviewOutliner(preview: preview, metadata: metadata)
@@ -70,10 +70,10 @@ struct Preview: AsyncParsableCommand {
         let trap = InterruptTrap()
         let stop = StopSignal()
         trap.onInterrupt { stop.fire() }
-        try await session.startRunning()
+        try await session.checked.startRunning()
         if global.verbose { Record.note("pipeline: \(session.pipelineDescription)") }
         if let failure = preview.failure {
-            await session.stopRunning()
+            await session.checked.stopRunning()
             throw RuntimeFailure(message: failure.message)
         }
         Record.note("showing \(session.inputs.first.map { "\($0)" } ?? "the camera") in \(preview.sinkName ?? "nothing")")
@@ -83,7 +83,7 @@ struct Preview: AsyncParsableCommand {
         }
         if let failure = preview.failure { Record.note("the preview ended: \(failure.message)") }
         outliner?.stop()
-        await session.stopRunning()
+        await session.checked.stopRunning()
         withExtendedLifetime(trap) {}
         print("\(preview.framesShown) frames shown")
     }

@@ -80,9 +80,9 @@ struct Record: AsyncParsableCommand {
         if global.verbose { Self.note("encoder: \(encoder)") }
 
         let trap = InterruptTrap()
-        try await session.startRunning()
+        try await session.checked.startRunning()
         if trap.interrupted {
-            await session.stopRunning()
+            await session.checked.stopRunning()
             throw RuntimeFailure(message: "interrupted before the recording started; nothing was written")
         }
         let events = RecordingEvents()
@@ -102,7 +102,7 @@ struct Record: AsyncParsableCommand {
         }
         progress?.cancel()
         await progress?.value
-        await session.stopRunning()
+        await session.checked.stopRunning()
         withExtendedLifetime(trap) {}
         try report(ending, url: url)
         print(url.path)
@@ -113,12 +113,12 @@ struct Record: AsyncParsableCommand {
     private func configure(_ session: CaptureSession, _ movie: MovieFileOutput) throws {
         let camera = try CaptureDevice.find(device)
         try session.setSessionPreset(preset)
-        try session.addInput(CaptureDeviceInput(device: camera))
+        try session.checked.addInput(CaptureDeviceInput(device: camera))
         if audio != "none" {
-            try session.addInput(CaptureDeviceInput(device: try Self.microphone(audio)))
+            try session.checked.addInput(CaptureDeviceInput(device: try Self.microphone(audio)))
         }
         movie.setLimits(maxDuration: duration, maxSize: maxSize, fragmentInterval: fragment)
-        try session.addOutput(movie)
+        try session.checked.addOutput(movie)
         guard let connection = movie.connection(with: .video) else {
             throw RuntimeFailure(message: "no video connection to \(camera.uniqueID)")
         }

@@ -105,13 +105,13 @@ struct Scan: AsyncParsableCommand {
         let camera = try CaptureDevice.find(device ?? "default")
         let session = CaptureSession()
         let output = MetadataOutput()
-        try session.addInput(CaptureDeviceInput(device: camera))
-        try session.addOutput(output)
+        try session.checked.addInput(CaptureDeviceInput(device: camera))
+        try session.checked.addOutput(output)
         try output.setMetadataObjectTypes(types)
         try output.setRectOfInterest(rect)
         if global.verbose { FileHandle.standardError.write(Data("pipeline: \(session.pipelineDescription)\n".utf8)) }
         let batches = output.metadataObjects(bufferingNewest: 64)
-        try await session.startRunning()
+        try await session.checked.startRunning()
         let (once, timeout, source, start) = (once, timeout, camera.uniqueID, printer)
         // The batches until --once is met, raced against the timeout.
         printer = await withTaskGroup(of: ScanPrinter?.self) { group in
@@ -136,7 +136,7 @@ struct Scan: AsyncParsableCommand {
             while let next = await group.next() { if let next { result = next } }
             return result ?? start
         }
-        await session.stopRunning()
+        await session.checked.stopRunning()
     }
 }
 

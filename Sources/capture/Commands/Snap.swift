@@ -62,8 +62,8 @@ struct Snap: AsyncParsableCommand {
         let still = StillImageOutput()
         try still.setOutputSettings(format.settings(quality: quality))
         try session.setSessionPreset(preset)
-        try session.addInput(CaptureDeviceInput(device: camera))
-        try session.addOutput(still)
+        try session.checked.addInput(CaptureDeviceInput(device: camera))
+        try session.checked.addOutput(still)
         try controls.apply(to: camera)
         guard let connection = still.connection(with: .video) else {
             throw RuntimeFailure(message: "no video connection to \(camera.uniqueID)")
@@ -71,7 +71,7 @@ struct Snap: AsyncParsableCommand {
         if let orientation { connection.videoOrientation = orientation }
         if mirrored { connection.isVideoMirrored = true }
         if global.verbose { FileHandle.standardError.write(Data("pipeline: \(session.pipelineDescription)\n".utf8)) }
-        try await session.startRunning()
+        try await session.checked.startRunning()
         // A bias or a focus search takes frames to reach: capture once they have.
         if controls.settings.exposureTargetBias != nil || controls.settings.focusMode == .autoFocus
             || controls.settings.focusMode == .continuousAutoFocus {
@@ -85,10 +85,10 @@ struct Snap: AsyncParsableCommand {
                 samples = [try await still.captureStillImage(from: connection)]
             }
         } catch {
-            await session.stopRunning()
+            await session.checked.stopRunning()
             throw error
         }
-        await session.stopRunning()
+        await session.checked.stopRunning()
         for (sample, path) in zip(samples, paths) {
             try write(sample, to: path)
             print(URL(fileURLWithPath: path).path)

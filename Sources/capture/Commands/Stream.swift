@@ -104,22 +104,22 @@ struct Stream: AsyncParsableCommand {
         let outputs = try parsedTargets().map { target throws(CaptureError) in try StreamOutput(target: target, videoSettings: settings) }
         let session = CaptureSession()
         try session.setSessionPreset(preset)
-        try session.addInput(CaptureDeviceInput(device: try CaptureDevice.find(device)))
+        try session.checked.addInput(CaptureDeviceInput(device: try CaptureDevice.find(device)))
         if audio != "none" {
-            try session.addInput(CaptureDeviceInput(device: try Record.microphone(audio)))
+            try session.checked.addInput(CaptureDeviceInput(device: try Record.microphone(audio)))
         }
-        for output in outputs { try session.addOutput(output) }
+        for output in outputs { try session.checked.addOutput(output) }
 
         let trap = InterruptTrap()
         let stop = StopSignal()
         trap.onInterrupt { stop.fire() }
-        try await session.startRunning()
+        try await session.checked.startRunning()
         if global.verbose { Record.note("pipeline: \(session.pipelineDescription)") }
         for output in outputs { Record.note("streaming to \(output.target.description)\(Self.howToPlay(output.target))") }
         let report = StreamReport(outputs: outputs)
         if let duration { stop.fire(after: duration) }
         await report.watch(until: stop, sdpFile: sdp, terminal: FileHandle.standardError.isTerminal)
-        await session.stopRunning()
+        await session.checked.stopRunning()
         withExtendedLifetime(trap) {}
         for line in report.summary() { print(line) }
         if let failure = report.failure() { throw failure }

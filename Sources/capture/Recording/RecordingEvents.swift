@@ -15,13 +15,13 @@ final class RecordingEvents: FileOutputRecordingDelegate {
         (events, continuation) = AsyncStream<Event>.makeStream()
     }
 
-    func fileOutput(_ output: MovieFileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) {
+    func fileOutput(_ output: FileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) {
         continuation.yield(.started)
     }
 
-    func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection],
-                    error: CaptureError?) {
-        continuation.yield(.finished(error))
+    func fileOutput(_ output: FileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection],
+                    error: Error?) {
+        continuation.yield(.finished(error as? CaptureError))
         continuation.finish()
     }
 }

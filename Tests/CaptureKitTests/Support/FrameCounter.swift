@@ -8,7 +8,7 @@ final class FrameCounter: VideoDataOutputSampleBufferDelegate, Sendable {
 
     var count: Int { frames.load(ordering: .relaxed) }
 
-    func captureOutput(_ output: VideoDataOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
+    func captureOutput(_ output: CaptureOutput, didOutput sampleBuffer: SampleBuffer, from connection: CaptureConnection) {
         frames.add(1, ordering: .relaxed)
     }
 

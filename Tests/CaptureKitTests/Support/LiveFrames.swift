@@ -13,7 +13,7 @@ struct LiveFrames {
         let frames = VideoDataOutput()
         test = try TestSession(preset: preset, device: device, outputs: [frames])
         iterator = frames.sampleBuffers(bufferingNewest: 512).makeAsyncIterator()
-        try await test.session.startRunning()
+        try await test.session.checked.startRunning()
     }
 
     /// The next frame.

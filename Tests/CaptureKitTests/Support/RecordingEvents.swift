@@ -15,12 +15,12 @@ final class RecordingEvents: FileOutputRecordingDelegate {
 
     var all: [Event] { events.withLock { $0 } }
 
-    func fileOutput(_ output: MovieFileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) {
+    func fileOutput(_ output: FileOutput, didStartRecordingTo fileURL: URL, from connections: [CaptureConnection]) {
         events.withLock { $0.append(.started(fileURL)) }
     }
 
-    func fileOutput(_ output: MovieFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection], error: CaptureError?) {
-        events.withLock { $0.append(.finished(outputFileURL, error)) }
+    func fileOutput(_ output: FileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [CaptureConnection], error: Error?) {
+        events.withLock { $0.append(.finished(outputFileURL, error.map { $0 as? CaptureError ?? CaptureError(code: .recordingFailed, message: "not a CaptureError: \($0)") })) }
         finishedSignal.signal()
     }
 

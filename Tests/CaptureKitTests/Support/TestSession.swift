@@ -12,8 +12,8 @@ struct TestSession {
         session = CaptureSession()
         try session.setSessionPreset(preset)
         input = try CaptureDeviceInput(device: device)
-        try session.addInput(input)
-        for output in outputs { try session.addOutput(output) }
+        try session.checked.addInput(input)
+        for output in outputs { try session.checked.addOutput(output) }
     }
 }
 

@@ -19,6 +19,8 @@ protocol DeviceBackend: Sendable {
     /// One of CaptureKit's own devices (virtual camera or microphone), which stand in where no
     /// hardware exists and are listed after it.
     var isBuiltIn: Bool { get }
+    /// What kind of device it is (CaptureDevice.DeviceType).
+    var deviceType: CaptureDevice.DeviceType { get }
     /// The camera model written as EXIF Model, where it is not the device's name.
     var exifModel: String? { get }
     /// Whether the device's stream ends by itself (the benchmarks' bounded test pattern): its
@@ -30,6 +32,9 @@ protocol DeviceBackend: Sendable {
     var initialExposure: ExposureState? { get }
     /// Why the device cannot be opened now (a node without permission), or nil.
     func accessProblem() -> CaptureError?
+    /// Whether another process has the device open now (AVFoundation's
+    /// `isInUseByAnotherApplication`); false where that cannot be known.
+    var isInUseByAnotherProcess: Bool { get }
     /// Whether the device has raw V4L2 controls (`setV4L2Control`, `controls()`).
     var hasRawControls: Bool { get }
     /// The device's own controls, read now, as `controls()` and the control report show
@@ -52,6 +57,7 @@ extension DeviceBackend {
     var endsStream: Bool { false }
     var initialExposure: ExposureState? { nil }
     func accessProblem() -> CaptureError? { nil }
+    var isInUseByAnotherProcess: Bool { false }
     var hasRawControls: Bool { false }
     func rawControls() throws(CaptureError) -> RawControls? { nil }
     /// Each control as a property of the element.

@@ -5,6 +5,7 @@ struct TestPatternBackend: DeviceBackend {
     let isLive: Bool
     let frameCount: Int?
     let mediaType = MediaType.video
+    var deviceType: CaptureDevice.DeviceType { .external }
     var route: String { "test-pattern" }
     var endsStream: Bool { frameCount != nil }
 

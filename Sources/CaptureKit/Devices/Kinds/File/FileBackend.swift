@@ -6,6 +6,7 @@ import GStreamerSwift
 struct FileBackend: DeviceBackend {
     let file: FileCameraDescription
     let mediaType = MediaType.video
+    var deviceType: CaptureDevice.DeviceType { .file }
     var route: String { "file" }
 
     /// The file's own exposure and white balance, as a camera whose controls cannot be changed

@@ -14,6 +14,7 @@ struct LibcameraBackend: DeviceBackend {
     /// The controls the element and the camera both have.
     let controls: LibcameraControls
     let mediaType = MediaType.video
+    var deviceType: CaptureDevice.DeviceType { .builtInWideAngleCamera }
     var route: String { "libcamera" }
 
     /// The camera's automatic exposure, white balance and focus, as the ISP runs them, with the

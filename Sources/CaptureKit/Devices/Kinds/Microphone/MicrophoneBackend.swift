@@ -4,6 +4,7 @@ struct MicrophoneBackend: DeviceBackend {
     let factory: String
     let properties: [String: String]
     let mediaType = MediaType.audio
+    var deviceType: CaptureDevice.DeviceType { .microphone }
     /// The sound server or API: "pulse", "alsa", "pipewire".
     var route: String { MicrophoneDescription.api(of: factory) }
 

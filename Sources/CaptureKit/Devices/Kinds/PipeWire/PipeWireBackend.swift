@@ -8,6 +8,7 @@ struct PipeWireBackend: DeviceBackend {
     /// The node's `node.name`, stable across daemon restarts (its serial is not).
     let node: String
     let mediaType = MediaType.video
+    var deviceType: CaptureDevice.DeviceType { .external }
     var route: String { "pipewire" }
 
     /// PipeWire shares the camera, and its controls with it: CaptureKit leaves them to the

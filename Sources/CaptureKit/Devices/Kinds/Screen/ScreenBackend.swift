@@ -5,6 +5,7 @@ struct ScreenBackend: DeviceBackend {
     /// The X display, as `$DISPLAY` names it (":99", "host:0.0").
     let display: String
     let mediaType = MediaType.video
+    var deviceType: CaptureDevice.DeviceType { .screen }
     var route: String { "x11" }
 
     /// `ximagesrc` is pull-based: it grabs a frame each time the clock reaches the next one at

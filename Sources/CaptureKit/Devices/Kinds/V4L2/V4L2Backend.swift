@@ -1,3 +1,4 @@
+import Foundation
 import GStreamerSwift
 
 /// A V4L2 camera: `v4l2src` on its node, with the controls set by name as `extra-controls`.
@@ -11,10 +12,33 @@ struct V4L2Backend: DeviceBackend {
     /// What the controls give, within their ranges: worked out once, read on every control call.
     let capabilities: DeviceCapabilities
 
+    /// Built in, or on a removable USB port: read once, from sysfs.
+    let deviceType: CaptureDevice.DeviceType
+
     init(path: String, mapping: V4L2ControlMapping? = nil) {
         self.path = path
         self.mapping = mapping
         capabilities = Self.capabilities(of: mapping)
+        deviceType = Self.deviceType(ofNode: path)
+    }
+
+    /// `.external` for a camera on a USB port the kernel calls removable (or cannot say),
+    /// `.builtInWideAngleCamera` for one it calls fixed (a laptop's webcam) and for cameras not
+    /// on USB (CSI bridges, platform drivers such as vivid). The USB device's `removable`
+    /// attribute is found by walking up from the node's sysfs device under `sysfs` (other
+    /// devices' `removable`, which newer kernels give every device, says nothing about USB).
+    static func deviceType(ofNode path: String, sysfs: String = "/sys") -> CaptureDevice.DeviceType {
+        let node = (realPath(path) ?? path).split(separator: "/").last.map(String.init) ?? path
+        guard var directory = realPath("\(sysfs)/class/video4linux/\(node)/device") else { return .builtInWideAngleCamera }
+        while directory.hasPrefix(sysfs + "/devices"), directory.count > sysfs.count + "/devices".count {
+            // A USB device (it has a vendor id): its `removable` says where it is plugged.
+            if FileManager.default.fileExists(atPath: directory + "/idVendor"),
+               let removable = try? String(contentsOfFile: directory + "/removable", encoding: .utf8) {
+                return removable.trimmingCharacters(in: .whitespacesAndNewlines) == "fixed" ? .builtInWideAngleCamera : .external
+            }
+            directory = String(directory[..<(directory.lastIndex(of: "/") ?? directory.endIndex)])
+        }
+        return .builtInWideAngleCamera
     }
 
     /// A camera whose controls could not be read still exposes itself automatically (continuous
@@ -34,6 +58,10 @@ struct V4L2Backend: DeviceBackend {
 
     /// The exposure time and ISO the controls held when the camera was found.
     var initialExposure: ExposureState? { mapping.map { ExposureState(reading: $0) } }
+
+    /// Another process has the node open: a file descriptor of it under /proc (processes of
+    /// other users, whose descriptors this one cannot read, are not seen).
+    var isInUseByAnotherProcess: Bool { OpenFiles.otherProcessesHaveOpen(realPath(path) ?? path) }
 
     func accessProblem() -> CaptureError? {
         DeviceAccess.problem(opening: path).map { .accessDenied(device: path, reason: $0) }

@@ -26,8 +26,8 @@ enum VirtualCamera {
 
     private static func make(position: CaptureDevice.Position) -> CaptureDevice {
         let initial = SessionPreset.high.bestFormat(among: formats)!
-        let device = CaptureDevice(uniqueID: "virtual:\(position.rawValue)", modelID: "capturekit:virtual",
-                                   localizedName: "Virtual Camera (\(position.rawValue))", manufacturer: manufacturer,
+        let device = CaptureDevice(uniqueID: "virtual:\(position)", modelID: "capturekit:virtual",
+                                   localizedName: "Virtual Camera (\(position))", manufacturer: manufacturer,
                                    position: position, formats: formats, activeFormat: initial, backend: VirtualCameraBackend(position: position))
         return device
     }

@@ -3,6 +3,7 @@ import GStreamerSwift
 /// The virtual cameras: a live `videotestsrc` whose frames `VirtualCameraSensor` paints.
 struct VirtualCameraBackend: DeviceBackend {
     let mediaType = MediaType.video
+    var deviceType: CaptureDevice.DeviceType { .builtInWideAngleCamera }
     var route: String { "virtual" }
     /// Which way it faces: only the back camera has a torch and a flash.
     let position: CaptureDevice.Position

@@ -3,6 +3,7 @@ import GStreamerSwift
 /// The virtual microphone: a live `audiotestsrc` whose buffers `VirtualMicrophoneSignal` fills.
 struct VirtualMicrophoneBackend: DeviceBackend {
     let mediaType = MediaType.audio
+    var deviceType: CaptureDevice.DeviceType { .microphone }
     var route: String { "virtual" }
     var isBuiltIn: Bool { true }
 
