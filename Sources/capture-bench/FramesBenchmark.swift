@@ -17,9 +17,7 @@ enum FramesBenchmark {
         }
     }
 
-    /// 600 frames through a `VideoDataOutput` whose connection has `orientation` (portrait:
-    /// the frames turned in pixels by the branch's videoflip).
-    static func ours(orientation: VideoOrientation = .landscapeRight, mirrored: Bool = false) throws -> Double {
+    static func ours() throws -> Double {
         let session = CaptureSession()
         try session.setSessionPreset(.inputPriority)
         let device = CaptureDevice.testPattern(width: 1920, height: 1080, isLive: false, frameCount: frames)
@@ -30,8 +28,6 @@ enum FramesBenchmark {
         let counter = Counter()
         output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.frames"))
         try session.checked.addOutput(output)
-        output.connection(with: .video)?.videoOrientation = orientation
-        output.connection(with: .video)?.isVideoMirrored = mirrored
         let start = DispatchTime.now()
         try session.checked.startRunning()
         counter.done.wait()
@@ -40,26 +36,62 @@ enum FramesBenchmark {
         return seconds
     }
 
-    static func gst(flip: String? = nil) throws -> Double {
+    static func gst() throws -> Double {
         try Processes.gstLaunchExecution(
-            "videotestsrc num-buffers=\(frames) ! video/x-raw,format=BGRA,width=1920,height=1080,framerate=30/1 ! "
-                + (flip.map { "videoflip video-direction=\($0) ! " } ?? "") + "fakesink")
+            "videotestsrc num-buffers=\(frames) ! video/x-raw,format=BGRA,width=1920,height=1080,framerate=30/1 ! fakesink")
     }
 
-    /// What turning frames costs (issue 25): portrait frames (and portrait mirrored) against
-    /// landscape ones through the same output, and against gst-launch's own videoflip.
+    /// What turning frames costs (issue 25), in CPU per frame on a live 1920x1080@30 source (a
+    /// non-live one outruns the branch's leaky queue): portrait (and portrait mirrored) frames
+    /// through a `VideoDataOutput` against landscape ones, and against gst-launch's own
+    /// `videoflip` on the same source.
     static func runRotation() async throws -> [String: Double] {
-        _ = try ours(orientation: .portrait)
-        var landscape: [Double] = [], portrait: [Double] = [], mirrored: [Double] = [], gstFlip: [Double] = []
-        for _ in 0..<5 {
-            landscape.append(try ours())
-            portrait.append(try ours(orientation: .portrait))
-            mirrored.append(try ours(orientation: .portrait, mirrored: true))
-            gstFlip.append(try gst(flip: "90r"))
+        var landscape: [Double] = [], portrait: [Double] = [], mirrored: [Double] = [], gstFlip: [Double] = [], gstPlain: [Double] = []
+        for _ in 0..<3 {
+            landscape.append(try liveCPUPerFrame(orientation: .landscapeRight, mirrored: false))
+            portrait.append(try liveCPUPerFrame(orientation: .portrait, mirrored: false))
+            mirrored.append(try liveCPUPerFrame(orientation: .portrait, mirrored: true))
+            gstPlain.append(try gstCPUPerFrame(flip: nil))
+            gstFlip.append(try gstCPUPerFrame(flip: "90r"))
         }
-        let (l, p, m, g) = (Processes.median(landscape), Processes.median(portrait), Processes.median(mirrored), Processes.median(gstFlip))
-        return ["landscape_s": l, "portrait_s": p, "portrait_mirrored_s": m, "gst_videoflip_s": g,
-                "portrait_vs_landscape": p / l, "portrait_vs_gst_videoflip": p / g, "per_frame_ms": (p - l) / Double(frames) * 1000]
+        let (l, p, m) = (Processes.median(landscape), Processes.median(portrait), Processes.median(mirrored))
+        let (g, gf) = (Processes.median(gstPlain), Processes.median(gstFlip))
+        return ["landscape_cpu_ms": l * 1000, "portrait_cpu_ms": p * 1000, "portrait_mirrored_cpu_ms": m * 1000,
+                "gst_cpu_ms": g * 1000, "gst_videoflip_cpu_ms": gf * 1000,
+                "turning_ms": (p - l) * 1000, "gst_turning_ms": (gf - g) * 1000, "portrait_vs_gst_videoflip": p / gf]
+    }
+
+    static let liveFrames = 120
+
+    /// CPU seconds per frame of this process while a live session delivers `liveFrames` frames.
+    static func liveCPUPerFrame(orientation: VideoOrientation, mirrored: Bool) throws -> Double {
+        let session = CaptureSession()
+        try session.setSessionPreset(.inputPriority)
+        let device = CaptureDevice.testPattern(width: 1920, height: 1080, isLive: true)
+        try session.checked.addInput(CaptureDeviceInput(device: device))
+        let output = VideoDataOutput()
+        try output.setVideoSettings(.init(pixelFormat: .bgra))
+        let counter = Counter()
+        output.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.rotate"))
+        try session.checked.addOutput(output)
+        output.connection(with: .video)?.videoOrientation = orientation
+        output.connection(with: .video)?.isVideoMirrored = mirrored
+        try session.checked.startRunning()
+        defer { session.stopRunning() }
+        while counter.count.load(ordering: .relaxed) < 10 { usleep(5_000) }
+        let (startFrames, startCPU) = (counter.count.load(ordering: .relaxed), RecordBenchmark.cpuSeconds())
+        while counter.count.load(ordering: .relaxed) < startFrames + liveFrames { usleep(5_000) }
+        let frames = counter.count.load(ordering: .relaxed) - startFrames
+        return (RecordBenchmark.cpuSeconds() - startCPU) / Double(frames)
+    }
+
+    /// CPU seconds per frame of `gst-launch-1.0` on the same live source, with `videoflip` or not.
+    static func gstCPUPerFrame(flip: String?) throws -> Double {
+        let before = RecordBenchmark.cpuSeconds(children: true)
+        _ = try Processes.time("/usr/bin/gst-launch-1.0", ["-q"] + ("videotestsrc is-live=true num-buffers=\(liveFrames + 10) ! "
+            + "video/x-raw,format=BGRA,width=1920,height=1080,framerate=30/1 ! "
+            + (flip.map { "videoflip video-direction=\($0) ! " } ?? "") + "fakesink").split(separator: " ").map(String.init))
+        return (RecordBenchmark.cpuSeconds(children: true) - before) / Double(liveFrames + 10)
     }
 
     static func run() async throws -> [String: Double] {
