@@ -71,13 +71,12 @@ public final class CaptureConnection: Sendable, CustomStringConvertible {
     public var videoRotationAngle: CGFloat {
         get { CGFloat(videoOrientation.rotationDegrees) }
         set {
-            guard let orientation = VideoOrientation(rotationAngle: newValue) else {
-                let error = CaptureError.invalidSetting(name: "videoRotationAngle", value: "\(newValue)", valid: "0, 90, 180 or 270")
-                CaptureLog.logger.error("\(self): \(error)")
-                NotificationCenter.default.post(name: .CaptureConfigurationError, object: self, userInfo: [CaptureSessionErrorKey: error])
-                return
+            reportingFailure(of: "videoRotationAngle", newValue) { () throws(CaptureError) in
+                guard let orientation = VideoOrientation(rotationAngle: newValue) else {
+                    throw .invalidSetting(name: "videoRotationAngle", value: "\(newValue)", valid: "0, 90, 180 or 270")
+                }
+                videoOrientation = orientation
             }
-            videoOrientation = orientation
         }
     }
 

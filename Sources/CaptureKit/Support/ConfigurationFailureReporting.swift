@@ -24,3 +24,4 @@ extension ConfigurationFailureReporting {
 
 extension CaptureDevice: ConfigurationFailureReporting {}
 extension CaptureSession: ConfigurationFailureReporting {}
+extension CaptureConnection: ConfigurationFailureReporting {}
