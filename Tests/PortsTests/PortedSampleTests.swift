@@ -76,7 +76,7 @@ struct ManualControlsPortTests {
                 device.unlockForConfiguration()
             }
         }
-        var controls: ManualControls? = ManualControls(device: device)
+        let controls: ManualControls? = ManualControls(device: device)
         let ui = try #require(controls)
         #expect(ui.shownISO == device.iso, ".initial reports at once")
 

@@ -13,6 +13,13 @@ extension CaptureOutput {
     }
 }
 
+/// Whether two outputs are the same object, as AVFoundation code compares outputs
+/// (`if output == backCameraVideoDataOutput`).
+public func == (lhs: any CaptureOutput, rhs: any CaptureOutput) -> Bool { lhs === rhs }
+
+/// Whether two outputs are different objects.
+public func != (lhs: any CaptureOutput, rhs: any CaptureOutput) -> Bool { lhs !== rhs }
+
 /// What the compiler and runtime need of every output. Internal: outputs are CaptureKit's own.
 protocol OutputNode: CaptureOutput, ConfigurationFailureReporting {
     /// The media type the output consumes: its first connection's.

@@ -32,6 +32,16 @@ public final class CaptureConnection: Sendable, CustomStringConvertible {
         self.state = Mutex(initial)
     }
 
+    /// A connection from a video port to a preview, for `CaptureSession.addConnection` after
+    /// the preview joined with `setSessionWithNoConnection(_:)` (a multi-camera session's
+    /// preview of one camera).
+    public convenience init(inputPort port: CaptureInputPort, videoPreviewLayer: VideoPreview) {
+        self.init(inputPorts: [port], output: videoPreviewLayer)
+    }
+
+    /// The preview the connection feeds, if it feeds one (AVCaptureConnection's `videoPreviewLayer`).
+    public var videoPreviewLayer: VideoPreview? { output as? VideoPreview }
+
     /// The output the connection feeds.
     public var output: (any CaptureOutput)? { outputRef.withLock { $0.output } }
 

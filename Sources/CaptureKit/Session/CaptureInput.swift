@@ -14,11 +14,27 @@ public final class CaptureInputPort: Sendable, CustomStringConvertible {
     /// The device the port's media comes from.
     public let device: CaptureDevice
     private let enabled = Atomic<Bool>(true)
+    private let owner = Mutex(WeakInput())
+
+    private struct WeakInput {
+        weak var input: (any CaptureInput)?
+    }
 
     init(mediaType: MediaType, device: CaptureDevice) {
         self.mediaType = mediaType
         self.device = device
     }
+
+    /// The input the port belongs to (held weakly: the input owns its ports).
+    public var input: (any CaptureInput)? { owner.withLock { $0.input } }
+
+    func setInput(_ input: any CaptureInput) { owner.withLock { $0.input = input } }
+
+    /// The type of the device the media comes from.
+    public var sourceDeviceType: CaptureDevice.DeviceType? { device.deviceType }
+
+    /// The position of the device the media comes from.
+    public var sourceDevicePosition: CaptureDevice.Position { device.position }
 
     /// Whether the port's media flows to its connections.
     public var isEnabled: Bool {
@@ -42,6 +58,21 @@ public final class CaptureDeviceInput: CaptureInput, CustomStringConvertible {
         if let problem = device.backend.accessProblem() { throw problem }
         self.device = device
         self.ports = device.mediaTypes.sorted { $0.rawValue > $1.rawValue }.map { CaptureInputPort(mediaType: $0, device: device) }
+        for port in ports { port.setInput(self) }
+    }
+
+    /// The ports of `mediaType` (any, when nil) whose device is of `sourceDeviceType` (any,
+    /// when nil) at `sourceDevicePosition` (any, when `.unspecified`): how a multi-camera
+    /// session picks the port to connect (AVCaptureDeviceInput's `ports(for:sourceDeviceType:sourceDevicePosition:)`).
+    /// A device without a position (a microphone) serves every position, so one microphone
+    /// port can be connected once for the back camera's outputs and once for the front's.
+    public func ports(for mediaType: MediaType?, sourceDeviceType: CaptureDevice.DeviceType?,
+                      sourceDevicePosition: CaptureDevice.Position) -> [CaptureInputPort] {
+        ports.filter { port in
+            (mediaType.map { $0 == port.mediaType } ?? true)
+                && (sourceDeviceType.map { $0 == port.sourceDeviceType } ?? true)
+                && (sourceDevicePosition == .unspecified || [.unspecified, sourceDevicePosition].contains(port.sourceDevicePosition))
+        }
     }
 
     public var description: String { "CaptureDeviceInput(\(device.uniqueID))" }

@@ -19,3 +19,7 @@ public typealias MetadataFaceObject = FaceObject
 public typealias LayerVideoGravity = VideoGravity
 /// AVAuthorizationStatus.
 public typealias AuthorizationStatus = CaptureDevice.AuthorizationStatus
+/// AVCaptureMultiCamSession: every ``CaptureSession`` runs any number of cameras, each feeding
+/// the outputs connected to it; ``CaptureSession/isMultiCamSupported`` and
+/// ``CaptureSession/hardwareCost`` are on every session.
+public typealias MultiCamSession = CaptureSession

@@ -69,6 +69,22 @@ enum PortingGuideRows {
         return (green, seconds)
     }
 
+    /// The multi-camera rows: `camera` connected to `frames` and `preview` in a new session;
+    /// the session and whether it costs too much, or nil where a row's guard fails.
+    static func multiCam(camera: CaptureDevice, input: CaptureDeviceInput, frames: VideoDataOutput,
+                         preview: VideoPreview) -> (MultiCamSession, Bool)? {
+        let pip = MultiCamSession()
+        guard MultiCamSession.isMultiCamSupported else { return nil }
+        pip.addInputWithNoConnections(input)
+        guard let port = input.ports(for: .video, sourceDeviceType: camera.deviceType, sourceDevicePosition: camera.position).first else { return nil }
+        pip.addOutputWithNoConnections(frames)
+        pip.addConnection(CaptureConnection(inputPorts: [port], output: frames))
+        preview.setSessionWithNoConnection(pip)
+        pip.addConnection(CaptureConnection(inputPort: port, videoPreviewLayer: preview))
+        let tooCostly = pip.hardwareCost > 1.0
+        return (pip, tooCostly)
+    }
+
     /// The checked rows.
     static func checked(_ session: CaptureSession, device: CaptureDevice, input: CaptureDeviceInput, codes: MetadataOutput,
                         frames: VideoDataOutput, still: StillImageOutput) async throws -> CaptureDevice.AuthorizationStatus {

@@ -72,6 +72,18 @@ struct PortingGuideTests {
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.seconds < $1.seconds }, "\(rows)")
     }
 
+    @Test("the multi-camera rows connect one camera to a data output and a preview, at a cost below 1")
+    func multiCam() throws {
+        let camera = try #require(CaptureDevice.default(.builtInWideAngleCamera, for: .video, position: .front))
+        let frames = VideoDataOutput(), preview = VideoPreview()
+        preview.sink = .none
+        let (pip, tooCostly) = try #require(PortingGuideRows.multiCam(camera: camera, input: try CaptureDeviceInput(device: camera),
+                                                                      frames: frames, preview: preview))
+        #expect(!tooCostly && pip.hardwareCost > 0)
+        #expect(frames.connection(with: .video)?.inputPorts.first?.device == camera && preview.connection?.videoPreviewLayer === preview)
+        #expect(pip.connections.count == 2 && pip.outputs.count == 1)
+    }
+
     @Test("status, reason and error rows")
     func values() throws {
         let error = CaptureError(code: .diskFull, message: "full")

@@ -32,6 +32,12 @@ protocol DeviceBackend: Sendable {
     var initialExposure: ExposureState? { get }
     /// Why the device cannot be opened now (a node without permission), or nil.
     func accessProblem() -> CaptureError?
+    /// How much of a shared link the device takes running `format` at `frameRate`
+    /// (`CaptureSession.hardwareCost`).
+    func hardwareLoad(device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) -> HardwareLoad
+    /// Whether CaptureKit draws or decodes the device's frames on the processors (a virtual
+    /// camera, a screen, a file), so that such devices compete for processor time.
+    var isDrawnInSoftware: Bool { get }
     /// Whether another process has the device open now (AVFoundation's
     /// `isInUseByAnotherApplication`); false where that cannot be known.
     var isInUseByAnotherProcess: Bool { get }
@@ -57,6 +63,11 @@ extension DeviceBackend {
     var endsStream: Bool { false }
     var initialExposure: ExposureState? { nil }
     func accessProblem() -> CaptureError? { nil }
+    var isDrawnInSoftware: Bool { false }
+    /// Processor time for a device drawn in software, else a link of its own.
+    func hardwareLoad(device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) -> HardwareLoad {
+        isDrawnInSoftware ? .processors(format: format, frameRate: frameRate) : .ownLink(device: device, format: format, frameRate: frameRate)
+    }
     var isInUseByAnotherProcess: Bool { false }
     var hasRawControls: Bool { false }
     func rawControls() throws(CaptureError) -> RawControls? { nil }

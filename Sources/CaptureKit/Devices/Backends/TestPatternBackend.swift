@@ -13,6 +13,8 @@ struct TestPatternBackend: DeviceBackend {
     /// controls has; its frames are not metered.
     let capabilities: DeviceCapabilities
 
+    var isDrawnInSoftware: Bool { true }
+
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         var properties: [PipelinePlan.Property] = [.init("is-live", isLive ? "true" : "false"), .init("pattern", pattern)]
         if let frameCount { properties.append(.init("num-buffers", String(frameCount))) }

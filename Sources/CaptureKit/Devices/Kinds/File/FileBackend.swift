@@ -13,6 +13,8 @@ struct FileBackend: DeviceBackend {
     /// keeps its automatic ones; digital zoom in the pipeline.
     var capabilities: DeviceCapabilities { .automaticOnly }
 
+    var isDrawnInSoftware: Bool { true }
+
     /// The decoder's raw video is linked (`Bin.planned`), its other streams left unlinked. An
     /// image is scaled once, then `imagefreeze` repeats it live at the format's rate; a video or
     /// a sequence is scaled and its rate converted per frame, and `clocksync` paces it, its

@@ -8,6 +8,8 @@ struct ScreenBackend: DeviceBackend {
     var deviceType: CaptureDevice.DeviceType { .screen }
     var route: String { "x11" }
 
+    var isDrawnInSoftware: Bool { true }
+
     /// `ximagesrc` is pull-based: it grabs a frame each time the clock reaches the next one at
     /// the caps filter's frame rate. It hands over the screen's own pixel format (BGRx on a
     /// 24-bit display), which the format names, so `videoconvert` passes it through untouched;

@@ -15,30 +15,55 @@ struct V4L2Backend: DeviceBackend {
     /// Built in, or on a removable USB port: read once, from sysfs.
     let deviceType: CaptureDevice.DeviceType
 
+    /// The USB bus it shares with other cameras, and the bus's speed; nil off USB. Read once, from sysfs.
+    let usbBus: (bus: String, megabitsPerSecond: Double)?
+
     init(path: String, mapping: V4L2ControlMapping? = nil) {
         self.path = path
         self.mapping = mapping
         capabilities = Self.capabilities(of: mapping)
         deviceType = Self.deviceType(ofNode: path)
+        usbBus = Self.usbBus(ofNode: path)
+    }
+
+    /// A USB camera's frames share its bus's periodic bandwidth; a camera off USB has its own link.
+    func hardwareLoad(device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) -> HardwareLoad {
+        guard let usbBus else { return .ownLink(device: device, format: format, frameRate: frameRate) }
+        return .usb(bus: usbBus.bus, megabitsPerSecond: usbBus.megabitsPerSecond, format: format, frameRate: frameRate)
     }
 
     /// `.external` for a camera on a USB port the kernel calls removable (or cannot say),
     /// `.builtInWideAngleCamera` for one it calls fixed (a laptop's webcam) and for cameras not
     /// on USB (CSI bridges, platform drivers such as vivid). The USB device's `removable`
-    /// attribute is found by walking up from the node's sysfs device under `sysfs` (other
-    /// devices' `removable`, which newer kernels give every device, says nothing about USB).
+    /// attribute is read from the node's USB device under `sysfs` (other devices' `removable`,
+    /// which newer kernels give every device, says nothing about USB).
     static func deviceType(ofNode path: String, sysfs: String = "/sys") -> CaptureDevice.DeviceType {
+        guard let usb = usbDevice(ofNode: path, sysfs: sysfs) else { return .builtInWideAngleCamera }
+        return attribute("removable", of: usb) == "fixed" ? .builtInWideAngleCamera : .external
+    }
+
+    /// The USB bus the camera is on and its speed in Mbit/s (sysfs `busnum` and `speed`), or nil
+    /// for a camera off USB.
+    static func usbBus(ofNode path: String, sysfs: String = "/sys") -> (bus: String, megabitsPerSecond: Double)? {
+        guard let usb = usbDevice(ofNode: path, sysfs: sysfs), let bus = attribute("busnum", of: usb),
+              let speed = attribute("speed", of: usb).flatMap(Double.init) else { return nil }
+        return (bus, speed)
+    }
+
+    /// The sysfs directory of the USB device (the one with a vendor id) the node belongs to,
+    /// found by walking up from the node's device; nil for a node off USB.
+    private static func usbDevice(ofNode path: String, sysfs: String) -> String? {
         let node = (realPath(path) ?? path).split(separator: "/").last.map(String.init) ?? path
-        guard var directory = realPath("\(sysfs)/class/video4linux/\(node)/device") else { return .builtInWideAngleCamera }
+        guard var directory = realPath("\(sysfs)/class/video4linux/\(node)/device") else { return nil }
         while directory.hasPrefix(sysfs + "/devices"), directory.count > sysfs.count + "/devices".count {
-            // A USB device (it has a vendor id): its `removable` says where it is plugged.
-            if FileManager.default.fileExists(atPath: directory + "/idVendor"),
-               let removable = try? String(contentsOfFile: directory + "/removable", encoding: .utf8) {
-                return removable.trimmingCharacters(in: .whitespacesAndNewlines) == "fixed" ? .builtInWideAngleCamera : .external
-            }
+            if FileManager.default.fileExists(atPath: directory + "/idVendor") { return directory }
             directory = String(directory[..<(directory.lastIndex(of: "/") ?? directory.endIndex)])
         }
-        return .builtInWideAngleCamera
+        return nil
+    }
+
+    private static func attribute(_ name: String, of directory: String) -> String? {
+        (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A camera whose controls could not be read still exposes itself automatically (continuous

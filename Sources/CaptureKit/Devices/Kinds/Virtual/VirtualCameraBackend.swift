@@ -31,6 +31,8 @@ struct VirtualCameraBackend: DeviceBackend {
                                   exposureLimitedByFrameDuration: true)
     }
 
+    var isDrawnInSoftware: Bool { true }
+
     /// The sensor paints every pixel, so the test pattern is never seen; `blink` (solid black
     /// and white in turn) is the cheapest one `videotestsrc` draws straight into each frame. A
     /// still pattern such as `black` is drawn once into a cached buffer and copied into every
