@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import CaptureKit
 
@@ -44,6 +45,43 @@ struct V4L2LiveTests {
         if let duration = metadata.exposureDuration, let written = Double(exif["ExposureTime"] ?? "") {
             #expect(abs(written - duration.seconds) < 1e-6)
         }
+    }
+
+    @Test("vivid's own automatic gain, turned on, moves the device's iso: observers hear it, and isAdjustingExposure while it moves")
+    func autoGainReadBack() async throws {
+        let device = try #require(CaptureDevice.devices(for: .video).first { $0.backend is V4L2Backend })
+        let frames = VideoDataOutput()
+        let test = try TestSession(preset: .vga640x480, device: device, outputs: [frames])
+        try device.lockForConfiguration()
+        device.exposureMode = .locked
+        try device.setV4L2Control("gain_automatic", to: 1)
+        device.unlockForConfiguration()
+        defer {
+            try? device.lockForConfiguration()
+            try? device.setV4L2Control("gain_automatic", to: 0)
+            device.exposureMode = .continuousAutoExposure
+            device.unlockForConfiguration()
+        }
+        let heard = Mutex<Set<Float>>([])
+        let listener = Task {
+            for await iso in device.values(of: \.iso) { heard.withLock { _ = $0.insert(iso) } }
+        }
+        defer { listener.cancel() }
+        try await test.session.checked.startRunning()
+        defer { test.session.stopRunning() }
+        // vivid's automatic gain is the seconds since boot, modulo 256: a new value every second.
+        var seen: Set<Float> = [], adjusting = false
+        let deadline = Date().addingTimeInterval(4)
+        while Date() < deadline && (seen.count < 3 || !adjusting) {
+            seen.insert(device.iso)
+            adjusting = adjusting || device.isAdjustingExposure
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let observed = heard.withLock { $0 }
+        print("auto gain read back on vivid: iso \(seen.sorted()), heard \(observed.sorted()), adjusting seen \(adjusting)")
+        #expect(seen.count >= 3, "the iso follows vivid's gain: \(seen.sorted())")
+        #expect(observed.count >= 3, "observers hear each: \(observed.sorted())")
+        #expect(adjusting)
     }
 
     @Test("brightness set on the running pipeline shows in the pixels")

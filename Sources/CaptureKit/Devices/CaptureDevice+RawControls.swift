@@ -21,8 +21,10 @@ extension CaptureDevice {
         withState { $0.runningSource = source }
     }
 
-    /// Unregisters `source` if it is still the one registered (a newer source may have replaced it).
+    /// Unregisters `source` if it is still the one registered (a newer source may have replaced
+    /// it), and tells it that it stopped.
     func clearRunningSource(_ source: any RunningSourceControl) {
+        source.stopped()
         withState { state in
             if state.runningSource === source { state.runningSource = nil }
         }

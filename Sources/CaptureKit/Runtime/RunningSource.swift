@@ -60,8 +60,12 @@ struct RunningSource: Sendable {
         } catch {
             throw .pipelineFailed(error)
         }
+        // A camera's own automatic modes are read back at the frame rate while the source runs.
+        let readback = plan.mediaType == .video ? device.backend.controller.flatMap { controller in
+            controller.readsAutoValues ? AutoValueReadback(device: device, controller: controller, frameRate: input.frameRate) : nil
+        } : nil
         let controls = SourceControls(source: try? bin.element(named: "\(plan.key)_src"), crop: try? bin.element(named: "\(plan.key)_crop"),
-                                      backend: device.backend)
+                                      backend: device.backend, readback: readback)
         if plan.mediaType == .video, device.completesByMetering { device.setRunningSource(controls) }
         return RunningSource(plan: plan, input: input, bin: bin, tee: tee, painter: painter, controls: controls)
     }
@@ -73,12 +77,17 @@ final class SourceControls: RunningSourceControl {
     let source: Element?
     let crop: Element?
     let backend: any DeviceBackend
+    /// Reads the camera's own automatic values while the source runs.
+    let readback: AutoValueReadback?
 
-    init(source: Element?, crop: Element?, backend: any DeviceBackend) {
+    init(source: Element?, crop: Element?, backend: any DeviceBackend, readback: AutoValueReadback? = nil) {
         self.source = source
         self.crop = crop
         self.backend = backend
+        self.readback = readback
     }
+
+    func stopped() { readback?.cancel() }
 
     func writeControls(_ controls: [(name: String, value: String)]) throws(CaptureError) -> CaptureTime? {
         guard let source else { return nil }

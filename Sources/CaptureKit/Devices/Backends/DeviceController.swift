@@ -14,8 +14,16 @@ protocol DeviceController: Sendable {
     /// The exposure the device runs with now, where its own automatic exposure moves it
     /// (each nil where the device cannot say): what stills' EXIF and a bracket start from.
     func exposureNow(of device: CaptureDevice) -> (duration: CaptureTime?, iso: Float?)
+    /// Whether the device runs automatic modes of its own whose values can be read back
+    /// (`autoValuesNow`), so a running source polls them (`AutoValueReadback`).
+    var readsAutoValues: Bool { get }
+    /// What the device's own automatic modes hold now, read from it; nil where nothing could be
+    /// read. Called on the readback's queue, at the frame rate.
+    func autoValuesNow(of device: CaptureDevice) -> AutoValues?
 }
 
 extension DeviceController {
     func exposureNow(of device: CaptureDevice) -> (duration: CaptureTime?, iso: Float?) { (nil, nil) }
+    var readsAutoValues: Bool { false }
+    func autoValuesNow(of device: CaptureDevice) -> AutoValues? { nil }
 }

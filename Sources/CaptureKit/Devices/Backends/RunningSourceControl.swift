@@ -10,8 +10,11 @@ protocol RunningSourceControl: AnyObject, Sendable {
     func readControl(_ name: String) -> String?
     /// Sets the digital-zoom crop margins of a camera that zooms in the pipeline.
     func setCrop(_ crop: DigitalZoom.Crop) throws(CaptureError)
+    /// Called when the session stops running the source: work it does beside the stream ends.
+    func stopped()
 }
 
 extension RunningSourceControl {
     func readControl(_ name: String) -> String? { nil }
+    func stopped() {}
 }

@@ -67,6 +67,9 @@ struct V4L2ControlMapping: Equatable, Sendable {
 
     subscript(capability: Capability) -> Support { supports[capability] ?? .unsupported }
 
+    /// The camera's own automatic switches.
+    let automaticSwitches: V4L2AutomaticSwitches
+
     /// Maps `table` per SPEC.md's device-control table.
     init(_ table: V4L2ControlTable) {
         self.table = table
@@ -74,6 +77,7 @@ struct V4L2ControlMapping: Equatable, Sendable {
         var supports: [Capability: Support] = [:]
         for capability in Capability.allCases { supports[capability] = found.support(for: capability) }
         self.supports = supports
+        automaticSwitches = V4L2AutomaticSwitches { found[$0] }
     }
 }
 
@@ -179,7 +183,8 @@ extension V4L2ControlMapping {
     }
 }
 
-private extension V4L2ControlMapping.Support {
+extension V4L2ControlMapping.Support {
+    /// The control of `role` among the ones used.
     func control(_ role: V4L2ControlMapping.Role) -> V4L2ControlInfo? {
         uses.first { role.matches($0.control) }?.control
     }

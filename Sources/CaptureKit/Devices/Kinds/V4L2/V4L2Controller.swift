@@ -70,9 +70,50 @@ struct V4L2Controller: DeviceController {
     func exposureNow(of device: CaptureDevice) -> (duration: CaptureTime?, iso: Float?) {
         // Only the exposure time and gain are read again (the table and its mapping are the
         // device's since it was found): this runs on the streaming thread for every still.
-        let controls = (mapping[.exposureCustom].uses + mapping[.iso].uses).map(\.control)
-        let reading = ExposureState(reading: mapping, values: V4L2ControlQuery.currentValues(of: controls, ofDeviceAt: path))
-        return (mapping[.exposureCustom].isSupported ? reading.duration : nil, mapping.isoRange != nil ? reading.iso : nil)
+        let reading = ExposureState(reading: mapping, values: V4L2ControlQuery.currentValues(of: exposureControls, ofDeviceAt: path))
+        return exposure(reading)
+    }
+
+    /// A camera with automatic switches of its own (auto exposure or gain, continuous focus,
+    /// automatic white balance) has its values read back while it runs.
+    var readsAutoValues: Bool { !mapping.automaticSwitches.all.isEmpty }
+
+    /// The automatic switches and the exposure time, gain, focus_absolute and white-balance
+    /// controls, read now (one open and an ioctl each): the values the camera's own automatic
+    /// modes reached.
+    func autoValuesNow(of device: CaptureDevice) -> AutoValues? {
+        let switches = mapping.automaticSwitches
+        let focus = mapping[.lensPosition].control(.focusAbsolute)
+        let balance = mapping[.whiteBalanceGains].uses.map(\.control)
+        let values = V4L2ControlQuery.currentValues(of: switches.all + exposureControls + [focus].compactMap { $0 } + balance, ofDeviceAt: path)
+        guard !values.isEmpty else { return nil }
+        let (duration, iso) = exposure(ExposureState(reading: mapping, values: values))
+        return AutoValues(exposureDuration: duration, iso: iso,
+                          lensPosition: focus.flatMap { values[$0.id] }.flatMap(mapping.lensPosition(forFocusValue:)),
+                          whiteBalanceGains: gains(reading: values, on: device),
+                          exposureIsAutomatic: V4L2AutomaticSwitches.anyOn(switches.exposure, in: values),
+                          focusIsAutomatic: V4L2AutomaticSwitches.anyOn(switches.focus, in: values),
+                          whiteBalanceIsAutomatic: V4L2AutomaticSwitches.anyOn(switches.whiteBalance, in: values))
+    }
+
+    private var exposureControls: [V4L2ControlInfo] { (mapping[.exposureCustom].uses + mapping[.iso].uses).map(\.control) }
+
+    private func exposure(_ reading: ExposureState) -> (duration: CaptureTime?, iso: Float?) {
+        (mapping[.exposureCustom].isSupported ? reading.duration : nil, mapping.isoRange != nil ? reading.iso : nil)
+    }
+
+    /// The gains the white-balance controls stand for, as `writeGains` writes them: the colour
+    /// temperature's, or red_balance and blue_balance over their defaults (relative to green,
+    /// the smallest made 1).
+    private func gains(reading values: [UInt32: Int64], on device: CaptureDevice) -> CaptureDevice.WhiteBalanceGains? {
+        if let control = mapping[.whiteBalanceGains].control(.whiteBalanceTemperature), let kelvin = values[control.id] {
+            return device.deviceWhiteBalanceGains(for: .init(temperature: Float(kelvin), tint: 0))
+        }
+        guard let red = mapping[.whiteBalanceGains].control(.redBalance), let blue = mapping[.whiteBalanceGains].control(.blueBalance),
+              red.defaultValue > 0, blue.defaultValue > 0, let redValue = values[red.id], let blueValue = values[blue.id] else { return nil }
+        let relative = (red: Float(redValue) / Float(red.defaultValue), blue: Float(blueValue) / Float(blue.defaultValue))
+        let smallest = max(min(relative.red, relative.blue, 1), 1e-3)
+        return CaptureDevice.WhiteBalanceGains(redGain: relative.red / smallest, greenGain: 1 / smallest, blueGain: relative.blue / smallest)
     }
 
     /// Whether the camera provides `capability` with its own controls.
