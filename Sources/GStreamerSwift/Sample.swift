@@ -131,6 +131,12 @@ public struct VideoPlane {
     public let bytes: UnsafeRawBufferPointer
     public let bytesPerRow: Int
     public let height: Int
+
+    public init(bytes: UnsafeRawBufferPointer, bytesPerRow: Int, height: Int) {
+        self.bytes = bytes
+        self.bytesPerRow = bytesPerRow
+        self.height = height
+    }
 }
 
 /// Size, pixel format and strides of raw video.
@@ -168,6 +174,16 @@ public struct VideoLayout: Sendable, Equatable {
         case GST_VIDEO_COLOR_RANGE_16_235: false
         default: nil
         }
+    }
+
+    /// The layout GStreamer gives raw video of these caps ("video/x-raw,format=I420,width=…,
+    /// height=…") when no buffer says otherwise; nil for caps that are not raw video.
+    public init?(caps text: String) {
+        guard let caps = gst_caps_from_string(text) else { return nil }
+        defer { gst_caps_unref(caps) }
+        var info = GstVideoInfo()
+        guard gst_video_info_from_caps(&info, caps) != 0 else { return nil }
+        self.init(info)
     }
 
     /// GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT for a plane.

@@ -25,9 +25,15 @@ extension SampleBuffer {
 
     /// One lock of CoreVideo's base address: maps the planes on the first.
     func lockBaseAddress() -> CVReturn {
-        guard case .sample(let sample) = storage, formatDescription.pixelFormat != nil else { return kCVReturnInvalidArgument }
+        guard formatDescription.pixelFormat != nil else { return kCVReturnInvalidArgument }
+        let sample: Sample?
+        switch storage {
+        case .sample(let frame): sample = frame
+        case .pixels: sample = nil
+        case .data: return kCVReturnInvalidArgument
+        }
         return pixelLock.withLock { lock in
-            if lock.count == 0 {
+            if lock.count == 0, let sample {
                 guard let mapping = sample.mapVideoFrame() else { return kCVReturnError }
                 lock.mapping = mapping
             }
@@ -48,7 +54,12 @@ extension SampleBuffer {
 
     /// Plane `index` while the base address is locked.
     func lockedPlane(_ index: Int) -> VideoPlane? {
-        pixelLock.withLock { lock in
+        if case .pixels(let memory) = storage {
+            let locked = pixelLock.withLock { $0.count > 0 }
+            guard locked, index == 0 else { return nil }
+            return VideoPlane(bytes: UnsafeRawBufferPointer(memory.bytes), bytesPerRow: formatDescription.bytesPerRow[0], height: formatDescription.height)
+        }
+        return pixelLock.withLock { lock in
             guard let mapping = lock.mapping, (0..<mapping.planeCount).contains(index) else { return nil }
             return mapping.plane(index)
         }

@@ -67,13 +67,20 @@ public final class SampleBuffer: Sendable {
     /// per frame.
     let pixelLock = Mutex(PixelBufferLock())
 
+    /// The preview image delivered beside a photo (iOS 10's photo delegate), when its settings
+    /// asked for one.
+    let previewPhoto: SampleBuffer?
+
     enum Storage: Sendable {
         case sample(Sample)
         case data(Data)
+        /// One plane of raw pixels CaptureKit made (a photo's preview).
+        case pixels(PixelMemory)
     }
 
     init(presentationTime: CaptureTime, duration: CaptureTime, formatDescription: FormatDescription,
-         attachments: SampleAttachments, storage: Storage, numSamples: Int = 1, decodeTime: CaptureTime? = nil, isKeyFrame: Bool = true) {
+         attachments: SampleAttachments, storage: Storage, numSamples: Int = 1, decodeTime: CaptureTime? = nil, isKeyFrame: Bool = true,
+         previewPhoto: SampleBuffer? = nil) {
         self.presentationTime = presentationTime
         self.decodeTime = decodeTime ?? presentationTime
         self.isKeyFrame = isKeyFrame
@@ -82,6 +89,7 @@ public final class SampleBuffer: Sendable {
         self.formatDescription = formatDescription
         self.attachments = attachments
         self.storage = storage
+        self.previewPhoto = previewPhoto
     }
 
     deinit {
@@ -97,6 +105,10 @@ public final class SampleBuffer: Sendable {
 
     /// Maps the frame's planes for reading, without copying. Throws for compressed samples.
     public func withPlanes<R>(_ body: ([Plane]) throws -> R) throws -> R {
+        if case .pixels(let memory) = storage {
+            return try body([Plane(bytes: UnsafeRawBufferPointer(memory.bytes), bytesPerRow: formatDescription.bytesPerRow[0],
+                                   height: formatDescription.height)])
+        }
         guard case .sample(let sample) = storage, formatDescription.pixelFormat != nil else {
             throw CaptureError.wrongSampleFormat(expected: "raw video", found: formatDescription.audioFormat.map { "audio \($0)" }
                                                  ?? formatDescription.codec?.rawValue ?? "none")
@@ -111,6 +123,7 @@ public final class SampleBuffer: Sendable {
         switch storage {
         case .sample(let sample): return try sample.withBytes(body)
         case .data(let data): return try data.withUnsafeBytes(body)
+        case .pixels(let memory): return try body(UnsafeRawBufferPointer(memory.bytes))
         }
     }
 
@@ -119,6 +132,7 @@ public final class SampleBuffer: Sendable {
         switch storage {
         case .sample(let sample): sample.byteCount
         case .data(let data): data.count
+        case .pixels(let memory): memory.bytes.count
         }
     }
 }

@@ -59,6 +59,13 @@ extension StillImageOutput {
             }
             return .pass
         }
+        if case .jpeg = settings {
+            // On the branch thread, once per still: a photo's preview from the frame the encoder takes.
+            try branch.pad("encode", "sink").addBufferProbe { [weak self] buffer in
+                self?.takePreview(of: buffer, frameSize: slot.connection.device?.activeFormat)
+                return .pass
+            }
+        }
         AppSink.setHandlers(.init(newSample: { [weak self] sample in
             self?.deliver(sample, settings: settings)
         }), on: try branch.element("sink"))
@@ -95,6 +102,28 @@ extension StillImageOutput {
         }
     }
 
+    /// On the branch thread: marks the batch whose frame reached the encoder and, where its
+    /// requests asked, makes their preview from the frame (I420, `frameSize`'s layout).
+    private func takePreview(of buffer: borrowing ProbeBuffer, frameSize: CaptureDevice.Format?) {
+        let wanted = state.withLock { state -> (index: Int, size: (width: Int, height: Int), attachments: SampleAttachments)? in
+            guard let index = state.encoding.firstIndex(where: { !$0.reachedEncoder }) else { return nil }
+            state.encoding[index].reachedEncoder = true
+            return state.encoding[index].previewSize.map { (index, $0, state.encoding[index].attachments) }
+        }
+        guard let wanted, let frameSize,
+              let layout = VideoLayout(caps: "video/x-raw,format=I420,width=\(frameSize.width),height=\(frameSize.height)"),
+              buffer.size >= layout.byteCount else { return }
+        let time = CaptureTime(nanoseconds: buffer.presentationTime ?? 0)
+        let preview = try? buffer.withBytes { bytes in
+            PreviewPhoto.bgra(fromI420: bytes, layout: layout, width: wanted.size.width, height: wanted.size.height,
+                              presentationTime: time, attachments: wanted.attachments)
+        }
+        // Batches leave only from the front, after their frame was encoded: this one is still at `index`.
+        state.withLock { state in
+            if state.encoding.indices.contains(wanted.index) { state.encoding[wanted.index].preview = preview }
+        }
+    }
+
     /// On the appsink's thread: pairs the encoded still with its batch and hands it to the queue.
     private func deliver(_ sample: Sample, settings: StillImageSettings) {
         let (batch, layout, idle) = state.withLock { state in
@@ -105,7 +134,8 @@ extension StillImageOutput {
         guard let batch else { return }
         callbackQueue.async { [weak self] in
             let result = Result { () throws(CaptureError) -> SampleBuffer in
-                try StillImageOutput.makeSampleBuffer(sample, layout: layout, settings: settings, attachments: batch.attachments)
+                try StillImageOutput.makeSampleBuffer(sample, layout: layout, settings: settings, attachments: batch.attachments,
+                                                      preview: batch.preview)
             }
             for request in batch.requests {
                 switch result {
@@ -118,7 +148,7 @@ extension StillImageOutput {
     }
 
     private static func makeSampleBuffer(_ sample: Sample, layout: VideoLayout?, settings: StillImageSettings,
-                                         attachments: SampleAttachments) throws(CaptureError) -> SampleBuffer {
+                                         attachments: SampleAttachments, preview: SampleBuffer?) throws(CaptureError) -> SampleBuffer {
         switch settings {
         case .uncompressed:
             guard let layout else { throw .wrongSampleFormat(expected: "raw video", found: sample.caps ?? "no caps") }
@@ -134,7 +164,7 @@ extension StillImageOutput {
             let format = FormatDescription(codec: .jpeg, pixelFormat: nil, width: width, height: height, bytesPerRow: [])
             return SampleBuffer(presentationTime: CaptureTime(nanoseconds: sample.presentationTime ?? 0),
                                 duration: CaptureTime(nanoseconds: sample.duration ?? 0),
-                                formatDescription: format, attachments: attachments, storage: .data(jpeg))
+                                formatDescription: format, attachments: attachments, storage: .data(jpeg), previewPhoto: preview)
         }
     }
 }

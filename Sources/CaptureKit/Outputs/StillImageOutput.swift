@@ -16,12 +16,20 @@ import Synchronization
 public final class StillImageOutput: OutputNode, Observable {
     struct Request {
         var time: UInt64
+        /// The size of the preview image to deliver beside the still (a photo's), if any.
+        var previewSize: (width: Int, height: Int)? = nil
         var handler: @Sendable (SampleBuffer?, CaptureError?) -> Void
     }
 
+    /// The requests one frame answers, while it is encoded.
     struct Batch {
         var requests: [Request]
         var attachments: SampleAttachments
+        /// Whether the frame reached the encoder (where its preview is taken).
+        var reachedEncoder = false
+        var preview: SampleBuffer? = nil
+
+        var previewSize: (width: Int, height: Int)? { requests.lazy.compactMap(\.previewSize).first }
     }
 
     struct State {
@@ -162,7 +170,8 @@ public final class StillImageOutput: OutputNode, Observable {
 
     /// A still from `connection`, the flash fired as `flashMode` says (nil: the device's own
     /// mode, as AVCaptureStillImageOutput does; a photo output passes its settings').
-    func captureStill(from connection: CaptureConnection, flashMode: CaptureDevice.FlashMode?,
+    /// With `previewSize`, the still's sample carries a BGRA preview of that size (`previewPhoto`).
+    func captureStill(from connection: CaptureConnection, flashMode: CaptureDevice.FlashMode?, previewSize: (width: Int, height: Int)? = nil,
                       completionHandler: @escaping @Sendable (SampleBuffer?, CaptureError?) -> Void) throws(CaptureError) {
         let ticket = completions.ticket()
         let completions = self.completions
@@ -180,7 +189,7 @@ public final class StillImageOutput: OutputNode, Observable {
             Task {
                 await device.setFlashFiring(true)
                 do throws(CaptureError) {
-                    try request(from: connection) { sample, error in
+                    try request(from: connection, previewSize: previewSize) { sample, error in
                         Task {
                             await device.setFlashFiring(false)
                             inOrder(sample, error)
@@ -194,7 +203,7 @@ public final class StillImageOutput: OutputNode, Observable {
             return
         }
         do throws(CaptureError) {
-            try request(from: connection, completionHandler: inOrder)
+            try request(from: connection, previewSize: previewSize, completionHandler: inOrder)
         } catch {
             completions.cancel(ticket)
             throw error
@@ -212,14 +221,14 @@ public final class StillImageOutput: OutputNode, Observable {
     }
 
     /// Queues a request for the first frame presented from now on.
-    private func request(from connection: CaptureConnection,
+    private func request(from connection: CaptureConnection, previewSize: (width: Int, height: Int)? = nil,
                          completionHandler: @escaping @Sendable (SampleBuffer?, CaptureError?) -> Void) throws(CaptureError) {
         try state.withLock { state throws(CaptureError) in
             guard state.connections.contains(where: { $0 === connection }), connection.isEnabled, connection.isActive,
                   let branch = state.branch else {
                 throw .inactiveConnection("\(connection)")
             }
-            let request = Request(time: branch.runningTime, handler: completionHandler)
+            let request = Request(time: branch.runningTime, previewSize: previewSize, handler: completionHandler)
             state.pending.append(request)
             earliestRequest.store(state.pending.map(\.time).min()!, ordering: .releasing)
         }

@@ -82,7 +82,7 @@ public final class PhotoOutput: OutputNode, KeyValueObservable {
             if let bracket = settings as? PhotoBracketSettings {
                 try captureBracket(bracket, plan: plan, delegate: delegate)
             } else {
-                try still.captureStill(from: plan.connection, flashMode: settings.flashMode) { sample, error in
+                try still.captureStill(from: plan.connection, flashMode: settings.flashMode, previewSize: plan.previewSize) { sample, error in
                     Self.delegates.async { self.deliver(sample, error: error, plan: plan, count: 1, bracket: nil, delegate: delegate, last: true) }
                 }
             }
@@ -117,15 +117,22 @@ public final class PhotoOutput: OutputNode, KeyValueObservable {
         if case .jpeg = encoding { encoding = .jpeg(quality: settings.photoQualityPrioritization.jpegQuality) }
         if encoding != still.settings { try still.setOutputSettings(encoding) }
         let bracket = (settings as? PhotoBracketSettings)?.bracketedSettings
-        let resolved = ResolvedPhotoSettings(uniqueID: settings.uniqueID, photoDimensions: size, previewDimensions: CMVideoDimensions(),
+        // A preview beside a single JPEG photo, where the settings ask for one.
+        let isJPEG = if case .jpeg = encoding { true } else { false }
+        let preview = bracket == nil && isJPEG ? settings.previewPhotoFormat.map {
+            PreviewPhoto.size(for: $0, photo: (Int(size.width), Int(size.height)))
+        } : nil
+        let resolved = ResolvedPhotoSettings(uniqueID: settings.uniqueID, photoDimensions: size,
+                                             previewDimensions: CMVideoDimensions(width: Int32(preview?.width ?? 0), height: Int32(preview?.height ?? 0)),
                                              isFlashEnabled: bracket == nil && device.wouldFlashFire(in: settings.flashMode),
                                              expectedPhotoCount: bracket?.count ?? 1)
-        return Plan(connection: connection, resolved: resolved)
+        return Plan(connection: connection, resolved: resolved, previewSize: preview)
     }
 
     private struct Plan: Sendable {
         let connection: CaptureConnection
         let resolved: ResolvedPhotoSettings
+        let previewSize: (width: Int, height: Int)?
     }
 
     private func captureBracket(_ settings: PhotoBracketSettings, plan: Plan, delegate: UncheckedDelegate<any PhotoCaptureDelegate>) throws(CaptureError) {
@@ -140,10 +147,10 @@ public final class PhotoOutput: OutputNode, KeyValueObservable {
     /// On the photo queue: the photo's stages after its frame was taken.
     private func deliver(_ sample: SampleBuffer?, error: CaptureError?, plan: Plan, count: Int, bracket: (any BracketedStillImageSettings)?,
                          delegate: UncheckedDelegate<any PhotoCaptureDelegate>, last: Bool) {
-        let photo = sample.map { Photo(sample: $0, preview: nil, resolvedSettings: plan.resolved, photoCount: count, bracketSettings: bracket) }
+        let photo = sample.map { Photo(sample: $0, preview: $0.previewPhoto, resolvedSettings: plan.resolved, photoCount: count, bracketSettings: bracket) }
         if count == 1 { delegate.value.photoOutput(self, didCapturePhotoFor: plan.resolved) }
         delegate.value.photoOutput(self, didFinishProcessingPhoto: photo ?? Photo(failed: plan.resolved), error: error)
-        delegate.value.photoOutput(self, didFinishProcessingPhoto: sample, previewPhoto: nil, resolvedSettings: plan.resolved,
+        delegate.value.photoOutput(self, didFinishProcessingPhoto: sample, previewPhoto: sample?.previewPhoto, resolvedSettings: plan.resolved,
                                    bracketSettings: bracket, error: error)
         if last { delegate.value.photoOutput(self, didFinishCaptureFor: plan.resolved, error: error) }
     }

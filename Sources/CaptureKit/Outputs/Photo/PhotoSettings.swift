@@ -24,9 +24,14 @@ open class PhotoSettings: @unchecked Sendable {
     public var isAutoStillImageStabilizationEnabled = false
     /// Accepted for source compatibility: photos are the active format's size.
     public var isHighResolutionPhotoEnabled = false
-    /// The size of the preview image delivered beside the photo (iOS 10's delegate), as
-    /// `kCVPixelBufferWidthKey`/`kCVPixelBufferHeightKey`; empty for none.
+    /// Asks for a preview image beside a JPEG photo (iOS 10's delegate gets it as
+    /// `previewPhotoSampleBuffer`, a ``Photo`` as `previewPixelBuffer`): BGRA, at most
+    /// `kCVPixelBufferWidthKey` by `kCVPixelBufferHeightKey` with the photo's aspect ratio, 160
+    /// pixels wide where neither is given. Nil (the default) for none.
     public var previewPhotoFormat: [String: Any]?
+
+    /// The pixel formats a preview image can have: BGRA.
+    public var availablePreviewPhotoPixelFormatTypes: [OSType] { [kCVPixelFormatType_32BGRA] }
 
     /// JPEG settings.
     public init() {
