@@ -131,8 +131,14 @@ struct RecordCommandTests {
             let process = Process()
             process.executableURL = binaries.appendingPathComponent("capture")
             process.arguments = ["record", "-d", "virtual", "--audio", "virtual", "--preset", "vga640x480", "--fragment", "0.5", "-o", file.path]
+            // Its standard error goes to a file, read when it ended by itself (once, in a full run, it
+            // exited before its file appeared, and the reason was thrown away with its output).
+            let log = file.deletingPathExtension().appendingPathExtension("stderr.txt")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let errors = try FileHandle(forWritingTo: log)
+            defer { try? errors.close() }
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            process.standardError = errors
             try process.run()
             // The file appears when the recording's branch starts: count the recorded time from there.
             while process.isRunning, !FileManager.default.fileExists(atPath: file.path) { Thread.sleep(forTimeInterval: 0.01) }
@@ -142,7 +148,8 @@ struct RecordCommandTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let recorded = Date().timeIntervalSince(started)
-            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(process.terminationReason == .uncaughtSignal,
+                    "run \(run): capture record ended by itself (status \(process.terminationStatus)): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
             let probe = try Probe(file)
             let video = try #require(probe.stream("video"), "run \(run): \(probe.fields)")
             #expect(probe.stream("audio") != nil, "run \(run): the audio track survives too")

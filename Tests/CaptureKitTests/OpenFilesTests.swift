@@ -9,7 +9,7 @@ struct OpenFilesTests {
     @Test("a file another process holds open is in use; one only this process has open is not")
     func otherProcess() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("open-\(UUID().uuidString)").path
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: path) }
         let own = FileHandle(forReadingAtPath: path)
         defer { try? own?.close() }
