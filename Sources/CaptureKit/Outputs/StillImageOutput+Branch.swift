@@ -60,9 +60,12 @@ extension StillImageOutput {
             return .pass
         }
         if case .jpeg = settings {
-            // On the branch thread, once per still: a photo's preview from the frame the encoder takes.
+            // On the branch thread, once per still: a photo's preview from the frame the encoder
+            // takes, laid out as the caps before the encoder say. (The probe holds that pad, not
+            // its own: a pad whose probe holds it is never freed.)
+            let frames = try branch.pad("format", "src")
             try branch.pad("encode", "sink").addBufferProbe { [weak self] buffer in
-                self?.takePreview(of: buffer, frameSize: slot.connection.device?.activeFormat)
+                self?.takePreview(of: buffer, caps: frames.currentCaps)
                 return .pass
             }
         }
@@ -103,15 +106,14 @@ extension StillImageOutput {
     }
 
     /// On the branch thread: marks the batch whose frame reached the encoder and, where its
-    /// requests asked, makes their preview from the frame (I420, `frameSize`'s layout).
-    private func takePreview(of buffer: borrowing ProbeBuffer, frameSize: CaptureDevice.Format?) {
+    /// requests asked, makes their preview from the frame (I420, as `caps` lay it out).
+    private func takePreview(of buffer: borrowing ProbeBuffer, caps: String?) {
         let wanted = state.withLock { state -> (index: Int, size: (width: Int, height: Int), attachments: SampleAttachments)? in
             guard let index = state.encoding.firstIndex(where: { !$0.reachedEncoder }) else { return nil }
             state.encoding[index].reachedEncoder = true
             return state.encoding[index].previewSize.map { (index, $0, state.encoding[index].attachments) }
         }
-        guard let wanted, let frameSize,
-              let layout = VideoLayout(caps: "video/x-raw,format=I420,width=\(frameSize.width),height=\(frameSize.height)"),
+        guard let wanted, let layout = caps.flatMap(VideoLayout.init(caps:)), layout.format == "I420",
               buffer.size >= layout.byteCount else { return }
         let time = CaptureTime(nanoseconds: buffer.presentationTime ?? 0)
         let preview = try? buffer.withBytes { bytes in
