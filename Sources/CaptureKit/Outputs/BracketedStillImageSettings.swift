@@ -10,6 +10,9 @@ public struct AutoExposureBracketedStillImageSettings: BracketedStillImageSettin
     public init(exposureTargetBias: Float) {
         self.exposureTargetBias = exposureTargetBias
     }
+
+    /// AVFoundation's factory: the same as `init(exposureTargetBias:)`.
+    public static func autoExposureSettings(exposureTargetBias: Float) -> Self { Self(exposureTargetBias: exposureTargetBias) }
 }
 
 /// An image exposed with a given duration and ISO (AVCaptureManualExposureBracketedStillImageSettings);
@@ -21,5 +24,10 @@ public struct ManualExposureBracketedStillImageSettings: BracketedStillImageSett
     public init(exposureDuration: CaptureTime, iso: Float) {
         self.exposureDuration = exposureDuration
         self.iso = iso
+    }
+
+    /// AVFoundation's factory: the same as `init(exposureDuration:iso:)`.
+    public static func manualExposureSettings(exposureDuration: CaptureTime, iso: Float) -> Self {
+        Self(exposureDuration: exposureDuration, iso: iso)
     }
 }

@@ -49,6 +49,23 @@ extension StillImageOutput {
         }
     }
 
+    /// AVFoundation's form of ``captureStillImageBracket(from:withSettingsArray:completionHandler:)``:
+    /// it does not throw, and a bracket it refuses calls the handler once with the error and
+    /// no image, on the output's queue. The handler may be a plain, non-`Sendable` closure: it
+    /// runs only there.
+    public func captureStillImageBracketAsynchronously(from connection: CaptureConnection,
+                                                       withSettingsArray settings: [any BracketedStillImageSettings],
+                                                       completionHandler handler: @escaping (CMSampleBuffer?, (any BracketedStillImageSettings)?, Error?) -> Void) {
+        let handler = UncheckedDelegate(value: handler)
+        do throws(CaptureError) {
+            try captureStillImageBracket(from: connection, withSettingsArray: settings) { sample, setting, error in
+                handler.value(sample, setting, error)
+            }
+        } catch {
+            completions.complete(completions.ticket()) { handler.value(nil, nil, error) }
+        }
+    }
+
     /// Validates a bracket: its device, connection, kinds, count and values.
     private func bracketPlan(_ connection: CaptureConnection, _ settings: [any BracketedStillImageSettings])
         throws(CaptureError) -> (CaptureDevice, [ExposureOverride]) {

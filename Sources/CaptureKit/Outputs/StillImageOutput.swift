@@ -69,6 +69,9 @@ public final class StillImageOutput: OutputNode, Observable {
     /// The uncompressed pixel formats stills can be delivered in.
     public var availableImageDataPixelFormatTypes: [PixelFormat] { [.bgra, .nv12, .i420] }
 
+    /// The same formats as CoreVideo codes (AVFoundation's `availableImageDataCVPixelFormatTypes`).
+    public var availableImageDataCVPixelFormatTypes: [OSType] { availableImageDataPixelFormatTypes.map { $0.cvPixelFormatType(range: nil) } }
+
     /// Still image stabilization needs several frames merged; not offered.
     public var isStillImageStabilizationSupported: Bool { false }
     public var isStillImageStabilizationActive: Bool { false }

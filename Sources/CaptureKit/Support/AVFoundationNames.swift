@@ -23,3 +23,5 @@ public typealias AuthorizationStatus = CaptureDevice.AuthorizationStatus
 /// the outputs connected to it; ``CaptureSession/isMultiCamSupported`` and
 /// ``CaptureSession/hardwareCost`` are on every session.
 public typealias MultiCamSession = CaptureSession
+/// AVFrameRateRange.
+public typealias FrameRateRange = CaptureDevice.FrameRateRange
