@@ -65,7 +65,7 @@ extension StillImageOutput {
             // its own: a pad whose probe holds it is never freed.)
             let frames = try branch.pad("format", "src")
             try branch.pad("encode", "sink").addBufferProbe { [weak self] buffer in
-                self?.takePreview(of: buffer, caps: frames.currentCaps)
+                self?.takePreview(of: buffer, framesFrom: frames)
                 return .pass
             }
         }
@@ -106,14 +106,15 @@ extension StillImageOutput {
     }
 
     /// On the branch thread: marks the batch whose frame reached the encoder and, where its
-    /// requests asked, makes their preview from the frame (I420, as `caps` lay it out).
-    private func takePreview(of buffer: borrowing ProbeBuffer, caps: String?) {
+    /// requests asked, makes their preview from the frame (I420, as `pad`'s caps lay it out; read
+    /// only for a still that wants a preview).
+    private func takePreview(of buffer: borrowing ProbeBuffer, framesFrom pad: Pad) {
         let wanted = state.withLock { state -> (index: Int, size: (width: Int, height: Int), attachments: SampleAttachments)? in
             guard let index = state.encoding.firstIndex(where: { !$0.reachedEncoder }) else { return nil }
             state.encoding[index].reachedEncoder = true
             return state.encoding[index].previewSize.map { (index, $0, state.encoding[index].attachments) }
         }
-        guard let wanted, let layout = caps.flatMap(VideoLayout.init(caps:)), layout.format == "I420",
+        guard let wanted, let layout = pad.currentCaps.flatMap(VideoLayout.init(caps:)), layout.format == "I420",
               buffer.size >= layout.byteCount else { return }
         let time = CaptureTime(nanoseconds: buffer.presentationTime ?? 0)
         let preview = try? buffer.withBytes { bytes in

@@ -59,9 +59,10 @@ extension CaptureDevice.DiscoverySession {
     /// `supportedMultiCamDeviceSets` lists them.
     public var supportedMultiCamDeviceSets: [Set<CaptureDevice>] {
         let cameras = devices.filter { $0.hasMediaType(.video) }
+        let loads = cameras.map(\.hardwareLoad)
         return cameras.indices.flatMap { first in
-            cameras[(first + 1)...].compactMap { second in
-                HardwareLoad.cost(of: [cameras[first].hardwareLoad, second.hardwareLoad]) <= 1 ? [cameras[first], second] : nil
+            cameras.indices[(first + 1)...].compactMap { second in
+                HardwareLoad.cost(of: [loads[first], loads[second]]) <= 1 ? [cameras[first], cameras[second]] : nil
             }
         }
     }
