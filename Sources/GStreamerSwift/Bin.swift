@@ -41,16 +41,22 @@ public final class Bin: Sendable {
     }
 
     /// Exposes `target` (a pad of an element in the bin) as the bin's own pad `name`.
+    ///
+    /// The ghost pad is made without a target, activated and added first, and only then given
+    /// its target: a target that already carries data (a running tee's request pad) pushes its
+    /// sticky events through it at once, and an inactive ghost pad answers them with FLUSHING,
+    /// which a tee hands back to its live source, which then stops for good.
     @discardableResult
     public func addGhostPad(name: String, target: Pad) throws(GStreamerError) -> Pad {
-        guard let ghost = gst_ghost_pad_new(name, target.pointer.raw) else {
+        guard let ghost = gst_ghost_pad_new_no_target(name, gst_pad_get_direction(target.pointer.raw)) else {
             throw .noSuchPad(element: self.name, pad: name)
         }
         // The bin takes the floating reference; keep one of our own for the wrapper.
         gst_object_ref(UnsafeMutableRawPointer(ghost))
         let pad = Pad(owning: ghost)
         if element.currentState != .null { gst_pad_set_active(ghost, 1) }
-        guard gst_element_add_pad(element.pointer.raw, ghost) != 0 else {
+        guard gst_element_add_pad(element.pointer.raw, ghost) != 0,
+              gst_ghost_pad_set_target(UnsafeMutableRawPointer(ghost).assumingMemoryBound(to: GstGhostPad.self), target.pointer.raw) != 0 else {
             throw .noSuchPad(element: self.name, pad: name)
         }
         return pad
