@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
-@testable import CaptureKit
+@testable @_spi(Benchmark) import CaptureKit
 
 /// Collects what a delegate receives.
 final class RecordingDelegate: VideoDataOutputSampleBufferDelegate {
@@ -91,6 +91,30 @@ struct VideoDataOutputTests {
         let dropped = delegate.drops.load(ordering: .relaxed)
         #expect(delivered >= 5 && delivered <= 12, "delivered \(delivered)")
         #expect(dropped >= 10, "dropped \(dropped)")
+    }
+
+    @Test("a source that is not live, into a delegate slower than it that keeps late frames, loses none: the source waits")
+    func notLiveSourceKeepsEveryFrame() async throws {
+        let count = 120
+        let session = CaptureSession()
+        session.sessionPreset = .inputPriority
+        session.addInput(try CaptureDeviceInput(device: .testPattern(width: 64, height: 48, isLive: false, frameCount: count)))
+        let output = VideoDataOutput()
+        output.alwaysDiscardsLateVideoFrames = false
+        // Slower than the source by far for the first frames, as a first session's delegate is.
+        let delegate = RecordingDelegate(delay: .milliseconds(10))
+        output.setSampleBufferDelegate(delegate, queue: DispatchQueue(label: "kept"))
+        try session.checked.addOutput(output)
+        try await session.checked.startRunning()
+        defer { session.stopRunning() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while delegate.frames.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let times = delegate.frames.withLock { $0 }
+        #expect(times.count == count, "\(times.count) of \(count) frames, \(delegate.drops.load(ordering: .relaxed)) dropped")
+        #expect(delegate.drops.load(ordering: .relaxed) == 0)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
     }
 
     @Test("frames are turned and mirrored in pixels as the connection asks, as AVFoundation's are; a front camera's are not mirrored unless asked")

@@ -80,13 +80,16 @@ struct SourceFormat: Sendable, Equatable {
     var frameRate: Double
     /// The raw format entering the tee (after the decoder for compressed devices).
     var pixelFormat: PixelFormat
+    /// Whether the source paces itself; one that does not waits for outputs that keep frames.
+    var isLive = true
 }
 
 extension SourceFormat {
     /// What `input`'s tee delivers: its format's size and rate, I420 for a compressed format.
     init(_ input: SessionGraph.Input) {
         self.init(width: input.format.width, height: input.format.height, frameRate: input.frameRate,
-                  pixelFormat: input.format.pixelFormat.gstFormat == nil ? .i420 : input.format.pixelFormat)
+                  pixelFormat: input.format.pixelFormat.gstFormat == nil ? .i420 : input.format.pixelFormat,
+                  isLive: input.device.backend.isLive)
     }
 }
 

@@ -35,7 +35,8 @@ extension VideoDataOutputSampleBufferDelegate {
 /// through `didDrop`; without it, up to `keptFrameLimit` frames wait in the branch's appsink
 /// while `keptFrameLimit` are with the delegate, and only a delegate slower than the camera for
 /// longer than that loses the oldest waiting ones. No thread waits for the delegate: the camera
-/// and the other outputs run on.
+/// and the other outputs run on. A source that is not live (a bounded test pattern) is the
+/// exception: it waits for such a delegate, so every frame it makes is delivered.
 public final class VideoDataOutput: OutputNode, StreamFeeding {
     /// The format frames are delivered in (AVVideoSettings): raw frames in a pixel format and
     /// size, or compressed with `codec` (H.264 access units, Annex B) at `bitrate` with a key
@@ -191,8 +192,13 @@ extension VideoDataOutput {
         // holds up the capture thread. Frames that need no conversion and are never waited for
         // (late ones are dropped) go straight from the tee to the appsink, whose callback only
         // hands them over: one thread hand-off less per frame and at start.
+        // A source that is not live waits for kept frames instead (nothing is lost by waiting for
+        // a file): the queue does not leak, the appsink does not drop, and its end of stream waits
+        // until the delegate has had every frame.
+        let waits = !discardsLate && !source.isLive
         if converts || !discardsLate || direction != "identity" {
-            var queue: [PipelinePlan.Property] = [.init("max-size-buffers", discardsLate ? "1" : String(Self.keptFrameLimit)), .init("leaky", "downstream")]
+            var queue: [PipelinePlan.Property] = [.init("max-size-buffers", discardsLate ? "1" : String(Self.keptFrameLimit))]
+            if !waits { queue.append(.init("leaky", "downstream")) }
             if !discardsLate { queue += [.init("max-size-bytes", "0"), .init("max-size-time", "0")] }
             chain.append(.init("queue", name: "\(prefix)_queue", queue))
         }
@@ -210,8 +216,8 @@ extension VideoDataOutput {
         }
         chain.append(.init("appsink", name: "\(prefix)_sink", [
             .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
-            .init("max-buffers", discardsLate ? "1" : String(Self.keptFrameLimit)), .init("drop", "true"),
-            .init("wait-on-eos", "false"),
+            .init("max-buffers", discardsLate ? "1" : String(Self.keptFrameLimit)), .init("drop", waits ? "false" : "true"),
+            .init("wait-on-eos", waits ? "true" : "false"),
         ]))
         return chain
     }

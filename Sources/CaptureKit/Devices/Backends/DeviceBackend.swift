@@ -28,6 +28,9 @@ protocol DeviceBackend: Sendable {
     /// (an unplugged camera) and is dropped where it leaves the source: the interruption deals
     /// with the failure, and the session and its outputs run on.
     var endsStream: Bool { get }
+    /// Whether the source paces itself at its frame rate (every camera). One that is not (the
+    /// benchmarks' test pattern at full speed) waits for outputs that keep every frame.
+    var isLive: Bool { get }
     /// The exposure the device holds when it is found (or reset), where it says.
     var initialExposure: ExposureState? { get }
     /// Why the device cannot be opened now (a node without permission), or nil.
@@ -61,6 +64,7 @@ extension DeviceBackend {
     var isBuiltIn: Bool { false }
     var exifModel: String? { nil }
     var endsStream: Bool { false }
+    var isLive: Bool { true }
     var initialExposure: ExposureState? { nil }
     func accessProblem() -> CaptureError? { nil }
     var isDrawnInSoftware: Bool { false }
