@@ -135,3 +135,15 @@ void ck_pads_lower_worker_priority(GstPad *before, GstPad *after, int niceness) 
     gst_pad_add_probe(before, GST_PAD_PROBE_TYPE_DATA_DOWNSTREAM, ck_note_threads, state, NULL);
     gst_pad_add_probe(after, GST_PAD_PROBE_TYPE_BUFFER, ck_lower_workers, state, ck_worker_priority_free);
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int ck_release_free_memory(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

@@ -55,6 +55,12 @@ public enum GStreamer {
         return "\(major).\(minor).\(micro)"
     }
 
+    /// Gives memory the C allocator holds free back to the system (glibc's `malloc_trim`).
+    /// Elements that ran threads (an encoder's workers) leave freed memory in those threads'
+    /// arenas, which glibc keeps otherwise; call it after removing such elements.
+    @discardableResult
+    public static func releaseFreeMemory() -> Bool { ck_release_free_memory() != 0 }
+
     /// Whether an element factory is installed (`gst-inspect-1.0 NAME` would succeed).
     public static func hasElement(_ factory: String) -> Bool {
         initialize()

@@ -4,7 +4,8 @@ import Synchronization
 
 /// Resident memory growth per cycle after warm-up, for the three loops the live-runtime issue
 /// holds to < 2 MB over 1,000: start/stop of a 640x480 virtual session with a still output,
-/// adding and removing a still output on a running session, and stills taken. Cycles per loop:
+/// adding and removing a still output on a running session, recordings started and stopped on
+/// it, and stills taken. Cycles per loop:
 /// CAPTURE_BENCH_MEMORY_CYCLES (default 200); CAPTURE_BENCH_MEMORY_ONLY_START_STOP runs the first
 /// loop alone (for valgrind). The add/remove loop also reports whether the session's
 /// VideoDataOutput kept receiving frames through it (frames per second over the loop, and how
@@ -38,6 +39,21 @@ enum MemoryBenchmark {
         let last = counter.state.withLock { $0.last }
         figures["addRemoveFramesPerSecond"] = Double(count) / (Double(loopEnd - loopStart) / 1e9)
         figures["addRemoveLastFrameBeforeEndMs"] = last > loopEnd ? 0 : Double(loopEnd - max(last, loopStart)) / 1e6
+        // Recordings on the running session: each adds and removes the shared encode's stage.
+        let movie = MovieFileOutput(), folder = try RecordBenchmark.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try running.checked.addOutput(movie)
+        var recording = 0
+        figures["recordingKBPerCycle"] = try await growth(cycles: cycles) {
+            let events = RecordBenchmark.Events(), url = folder.appendingPathComponent("\(recording).mp4")
+            recording += 1
+            movie.startRecording(to: url, recordingDelegate: events)
+            events.started.wait()
+            try await Task.sleep(for: .milliseconds(100))
+            movie.stopRecording()
+            events.finished.wait()
+            try? FileManager.default.removeItem(at: url)
+        }
         await running.checked.stopRunning()
         let still = StillImageOutput()
         let stills = try makeSession(outputs: [still])

@@ -20,6 +20,57 @@ struct CaptureSessionTests {
         #expect(!devices.contains { $0.hasMediaType(.audio) })
     }
 
+    @Test("an output the running pipeline cannot take stops the session: the checked call throws, the plain one posts only the runtime error")
+    func failedRunningChangeReportsOnce() async throws {
+        let port = freePort()
+        let first = try StreamOutput(target: StreamTarget(parsing: "rtsp://127.0.0.1:\(port)/cam"))
+        let test = try TestSession(outputs: [VideoDataOutput(), first])
+        let runtimeErrors = Mutex<[CaptureError]>([]), refusals = Mutex(0)
+        let center = NotificationCenter.default
+        let observers = [
+            center.addObserver(forName: CaptureSession.runtimeErrorNotification, object: test.session, queue: nil) { note in
+                if let error = note.userInfo?[CaptureSession.errorKey] as? CaptureError { runtimeErrors.withLock { $0.append(error) } }
+            },
+            center.addObserver(forName: .CaptureConfigurationError, object: test.session, queue: nil) { _ in refusals.withLock { $0 += 1 } },
+        ]
+        defer { observers.forEach(center.removeObserver) }
+        try await test.session.checked.startRunning()
+        // A second server on the same port: the change is made, the pipeline cannot follow.
+        let second = try StreamOutput(target: StreamTarget(parsing: "rtsp://127.0.0.1:\(port)/other"))
+        let error = try #require(throws: CaptureError.self) { try test.session.checked.addOutput(second) }
+        #expect(error.code == .streamFailed && error.message.contains("\(port)"), "\(error)")
+        #expect(!test.session.isRunning)
+        #expect(test.session.outputs.contains { $0 === second })
+        test.session.removeOutput(second)
+        try await test.session.checked.startRunning()
+        let third = try StreamOutput(target: StreamTarget(parsing: "rtsp://127.0.0.1:\(port)/third"))
+        test.session.addOutput(third)
+        #expect(!test.session.isRunning)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while runtimeErrors.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(runtimeErrors.withLock { $0.map(\.code) } == [.streamFailed, .streamFailed])
+        #expect(refusals.withLock { $0 } == 0, "a change that was made is not reported as refused")
+    }
+
+    @Test("two threads adding one input or one output: exactly one succeeds, the other is told it is already there")
+    func concurrentAdds() throws {
+        let device = CaptureDevice.find(virtual: .back)
+        for _ in 0..<200 {
+            let session = CaptureSession()
+            let input = try CaptureDeviceInput(device: device), output = VideoDataOutput()
+            let refused = Mutex<[CaptureError.Code]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                do {
+                    if index < 2 { try session.checked.addInput(input) } else { try session.checked.addOutput(output) }
+                } catch {
+                    refused.withLock { $0.append((error as? CaptureError)?.code ?? .pipelineFailed) }
+                }
+            }
+            #expect(session.inputs.count == 1 && session.outputs.count == 1 && session.connections.count == 1)
+            #expect(refused.withLock { $0.sorted { $0.rawValue < $1.rawValue } } == [.inputAlreadyAdded, .outputAlreadyAdded].sorted { $0.rawValue < $1.rawValue })
+        }
+    }
+
     @Test("authorization answers video and audio, and rejects other media types")
     func authorization() throws {
         #expect(CaptureDevice.authorizationStatus(for: .video) == .authorized)

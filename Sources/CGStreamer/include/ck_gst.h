@@ -45,4 +45,9 @@ const gchar *ck_element_plugin_version(GstElement *element);
 /// a thread's priority again.
 void ck_pads_lower_worker_priority(GstPad *before, GstPad *after, int niceness);
 
+/* Gives memory the allocator holds free back to the system (glibc's malloc_trim): the arenas
+   that threads of removed elements (an encoder's workers) used keep their freed memory
+   otherwise. Returns whether any was given back; 0 where the C library has no such call. */
+int ck_release_free_memory(void);
+
 #endif

@@ -35,7 +35,7 @@ extension CaptureSession {
             throw .unsupportedPreset(preset, supported: supported)
         }
         var changed = false
-        mutateGraph { state in
+        try mutateGraph { state in
             changed = state.preset != preset
             state.preset = preset
         }
@@ -56,18 +56,23 @@ extension CaptureSession {
 
     /// An output's settings changed its branch: a running session changes that branch (after the batch, if one is open).
     func outputBranchChanged() {
-        mutateGraph { _ in }
+        // A failure is posted as a runtime error; the output's setter has nothing to return it to.
+        try? mutateGraph { _ in }
     }
 
     var videoDevices: [CaptureDevice] {
         state.withLock { $0.inputs.compactMap { ($0 as? CaptureDeviceInput)?.device } }
     }
 
-    /// Applies a change to the graph, then the preset to the devices, then changes a running
-    /// pipeline unless a configuration batch is open.
-    func mutateGraph(_ change: (inout State) -> Void) {
-        let open = state.withLock { state -> Bool in
-            change(&state)
+    /// Applies a change to the graph, then the preset to the devices, then runs `changed` (off
+    /// the lock), then changes a running pipeline unless a configuration batch is open. `change`
+    /// checks and changes in one hold of the lock, so two threads cannot both add one input.
+    /// Throws what `change` throws (nothing changed), or when the running pipeline cannot
+    /// follow: the change stays, the session has stopped and posted the error as a runtime error
+    /// (as `commitConfiguration` does).
+    func mutateGraph(_ change: (inout State) throws(CaptureError) -> Void, changed: () -> Void = {}) throws(CaptureError) {
+        let open = try state.withLock { state throws(CaptureError) -> Bool in
+            try change(&state)
             if state.preset != .inputPriority {
                 for case let input as CaptureDeviceInput in state.inputs {
                     if let format = state.preset.bestFormat(among: input.device.formats) {
@@ -77,6 +82,7 @@ extension CaptureSession {
             }
             return state.configurationDepth > 0
         }
-        if !open { try? applyGraphIfRunning() }
+        changed()
+        if !open { try applyGraphIfRunning() }
     }
 }

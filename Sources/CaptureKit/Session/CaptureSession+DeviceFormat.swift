@@ -23,7 +23,8 @@ extension CaptureSession {
     static func deviceFormatChosen(_ device: CaptureDevice, formatChanged: Bool) {
         let sessions = registry.withLock { $0.compactMap(\.session) }
         for session in sessions where session.videoDevices.contains(device) {
-            session.mutateGraph { state in
+            // A pipeline that cannot follow stops and posts a runtime error; the setter returns nothing.
+            try? session.mutateGraph { state in
                 if formatChanged { state.preset = .inputPriority }
             }
         }

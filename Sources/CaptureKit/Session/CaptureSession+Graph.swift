@@ -1,14 +1,13 @@
 extension CaptureSession {
     /// Whether `input` can be added: not already present, and its device supports the preset.
     public func canAddInput(_ input: any CaptureInput) -> Bool {
-        (try? checkAddInput(input)) != nil
+        (try? state.withLock { state throws(CaptureError) in try state.checkAddInput(input) }) != nil
     }
 
     /// Adds an input and connects it to every output that has no connection yet.
     func checkedAddInput(_ input: any CaptureInput) throws(CaptureError) {
-        try checkAddInput(input)
-        resetFrameDurations(joining: input)
-        mutateGraph { state in
+        try mutateGraph({ state throws(CaptureError) in
+            try state.checkAddInput(input)
             state.inputs.append(input)
             for port in input.ports {
                 for output in state.outputs where output.mediaTypes.contains(port.mediaType) && !state.hasConnection(of: output, for: port.mediaType) {
@@ -19,20 +18,21 @@ extension CaptureSession {
                     output.setConnections(state.connections.filter { $0.output === output })
                 }
             }
-        }
+        }, changed: { resetFrameDurations(joining: input) })
     }
 
     /// Adds an input without forming connections; use `addConnection` to connect it.
     func checkedAddInputWithNoConnections(_ input: any CaptureInput) throws(CaptureError) {
-        try checkAddInput(input)
-        resetFrameDurations(joining: input)
-        mutateGraph { $0.inputs.append(input) }
+        try mutateGraph({ state throws(CaptureError) in
+            try state.checkAddInput(input)
+            state.inputs.append(input)
+        }, changed: { resetFrameDurations(joining: input) })
     }
 
     /// Removes an input and its connections.
     func checkedRemoveInput(_ input: any CaptureInput) throws(CaptureError) {
-        guard state.withLock({ $0.inputs.contains { $0 === input } }) else { throw .notInSession("\(input)") }
-        mutateGraph { state in
+        try mutateGraph { state throws(CaptureError) in
+            guard state.inputs.contains(where: { $0 === input }) else { throw .notInSession("\(input)") }
             state.inputs.removeAll { $0 === input }
             let ports = Set(input.ports.map(ObjectIdentifier.init))
             state.connections.removeAll { connection in
@@ -44,14 +44,14 @@ extension CaptureSession {
 
     /// Whether `output` can be added: not already present, and fed by a video input if any input exists.
     public func canAddOutput(_ output: any CaptureOutput) -> Bool {
-        (try? checkAddOutput(output)) != nil
+        (try? state.withLock { state throws(CaptureError) in try state.checkAddOutput(output) }) != nil
     }
 
     /// Adds an output and connects it to the first input with a video port.
     func checkedAddOutput(_ output: any CaptureOutput) throws(CaptureError) {
-        let node = try checkAddOutput(output)
-        node.owner.set(self)
-        mutateGraph { state in
+        try mutateGraph { state throws(CaptureError) in
+            let node = try state.checkAddOutput(output)
+            node.owner.set(self)
             state.outputs.append(node)
             state.key(node)
             for mediaType in node.mediaTypes {
@@ -65,9 +65,9 @@ extension CaptureSession {
 
     /// Adds an output without forming connections.
     func checkedAddOutputWithNoConnections(_ output: any CaptureOutput) throws(CaptureError) {
-        let node = try checkAddOutput(output)
-        node.owner.set(self)
-        mutateGraph { state in
+        try mutateGraph { state throws(CaptureError) in
+            let node = try state.checkAddOutput(output)
+            node.owner.set(self)
             state.outputs.append(node)
             state.key(node)
         }
@@ -75,8 +75,8 @@ extension CaptureSession {
 
     /// Removes an output and its connections.
     func checkedRemoveOutput(_ output: any CaptureOutput) throws(CaptureError) {
-        guard state.withLock({ $0.outputs.contains { $0 === output } }) else { throw .notInSession("\(type(of: output))") }
-        mutateGraph { state in
+        try mutateGraph { state throws(CaptureError) in
+            guard state.outputs.contains(where: { $0 === output }) else { throw .notInSession("\(type(of: output))") }
             state.outputs.removeAll { $0 === output }
             state.outputKeys[ObjectIdentifier(output)] = nil
             state.connections.removeAll { $0.output === output }
@@ -88,13 +88,13 @@ extension CaptureSession {
     /// Whether `connection` can be added: its input ports and output are in the session and the
     /// output has no connection of the connection's media type yet.
     public func canAddConnection(_ connection: CaptureConnection) -> Bool {
-        (try? checkAddConnection(connection)) != nil
+        (try? state.withLock { state throws(CaptureError) in try state.checkAddConnection(connection) }) != nil
     }
 
     /// Adds a connection made with `CaptureConnection(inputPorts:output:)`.
     func checkedAddConnection(_ connection: CaptureConnection) throws(CaptureError) {
-        try checkAddConnection(connection)
-        mutateGraph { state in
+        try mutateGraph { state throws(CaptureError) in
+            try state.checkAddConnection(connection)
             state.connections.append(connection)
             refreshOutputConnections(&state)
         }
@@ -102,8 +102,8 @@ extension CaptureSession {
 
     /// Removes a connection.
     func checkedRemoveConnection(_ connection: CaptureConnection) throws(CaptureError) {
-        guard state.withLock({ $0.connections.contains { $0 === connection } }) else { throw .notInSession("\(connection)") }
-        mutateGraph { state in
+        try mutateGraph { state throws(CaptureError) in
+            guard state.connections.contains(where: { $0 === connection }) else { throw .notInSession("\(connection)") }
             state.connections.removeAll { $0 === connection }
             refreshOutputConnections(&state)
         }
@@ -114,53 +114,50 @@ extension CaptureSession {
             output.setConnections(state.connections.filter { $0.output === output })
         }
     }
-
-    private func checkAddInput(_ input: any CaptureInput) throws(CaptureError) {
-        let name = (input as? CaptureDeviceInput)?.device.uniqueID ?? "\(input)"
-        try state.withLock { state throws(CaptureError) in
-            if state.inputs.contains(where: { $0 === input }) { throw .inputAlreadyAdded(device: name) }
-            if let device = (input as? CaptureDeviceInput)?.device {
-                if state.inputs.contains(where: { ($0 as? CaptureDeviceInput)?.device == device }) {
-                    throw .inputAlreadyAdded(device: name)
-                }
-                if state.preset != .inputPriority && !device.supportsSessionPreset(state.preset) {
-                    throw .unsupportedPreset(state.preset, supported: SessionPreset.allCases.filter(device.supportsSessionPreset))
-                }
-            }
-        }
-    }
-
-    private func checkAddOutput(_ output: any CaptureOutput) throws(CaptureError) -> any OutputNode {
-        guard let node = output as? any OutputNode else { throw .noCompatibleInput(output: "\(type(of: output))") }
-        try state.withLock { state throws(CaptureError) in
-            if state.outputs.contains(where: { $0 === output }) { throw .outputAlreadyAdded(output: node.kind) }
-            if !state.inputs.isEmpty && !state.inputs.contains(where: { $0.ports.contains { $0.mediaType == node.mediaType } }) {
-                throw .noCompatibleInput(output: node.kind)
-            }
-        }
-        return node
-    }
-
-    private func checkAddConnection(_ connection: CaptureConnection) throws(CaptureError) {
-        try state.withLock { state throws(CaptureError) in
-            guard let output = connection.output, state.outputs.contains(where: { $0 === output }) else {
-                throw .notInSession("\(connection)")
-            }
-            let ports = state.inputs.flatMap(\.ports)
-            for port in connection.inputPorts where !ports.contains(where: { $0 === port }) {
-                throw .notInSession(port.description)
-            }
-            let mediaType = connection.inputPorts.first?.mediaType ?? .video
-            if state.connections.contains(where: { $0 === connection }) || state.hasConnection(of: output, for: mediaType) {
-                throw .outputAlreadyAdded(output: "\(type(of: output)) already has a \(mediaType.rawValue) connection")
-            }
-        }
-    }
 }
 
 extension CaptureSession.State {
     /// Whether `output` has a connection from a port of `mediaType`.
     func hasConnection(of output: any CaptureOutput, for mediaType: MediaType) -> Bool {
         connections.contains { $0.output === output && $0.inputPorts.contains { $0.mediaType == mediaType } }
+    }
+
+    /// Throws unless `input` can join: not in the session yet (nor its device), and its device supports the preset.
+    func checkAddInput(_ input: any CaptureInput) throws(CaptureError) {
+        let name = (input as? CaptureDeviceInput)?.device.uniqueID ?? "\(input)"
+        if inputs.contains(where: { $0 === input }) { throw .inputAlreadyAdded(device: name) }
+        if let device = (input as? CaptureDeviceInput)?.device {
+            if inputs.contains(where: { ($0 as? CaptureDeviceInput)?.device == device }) {
+                throw .inputAlreadyAdded(device: name)
+            }
+            if preset != .inputPriority && !device.supportsSessionPreset(preset) {
+                throw .unsupportedPreset(preset, supported: SessionPreset.allCases.filter(device.supportsSessionPreset))
+            }
+        }
+    }
+
+    /// The output as a node, unless it cannot join: already in the session, or nothing to take its media from.
+    func checkAddOutput(_ output: any CaptureOutput) throws(CaptureError) -> any OutputNode {
+        guard let node = output as? any OutputNode else { throw .noCompatibleInput(output: "\(type(of: output))") }
+        if outputs.contains(where: { $0 === output }) { throw .outputAlreadyAdded(output: node.kind) }
+        if !inputs.isEmpty && !inputs.contains(where: { $0.ports.contains { $0.mediaType == node.mediaType } }) {
+            throw .noCompatibleInput(output: node.kind)
+        }
+        return node
+    }
+
+    /// Throws unless `connection` can be added: its ports and output in the session, the output without one of its media type.
+    func checkAddConnection(_ connection: CaptureConnection) throws(CaptureError) {
+        guard let output = connection.output, outputs.contains(where: { $0 === output }) else {
+            throw .notInSession("\(connection)")
+        }
+        let ports = inputs.flatMap(\.ports)
+        for port in connection.inputPorts where !ports.contains(where: { $0 === port }) {
+            throw .notInSession(port.description)
+        }
+        let mediaType = connection.inputPorts.first?.mediaType ?? .video
+        if connections.contains(where: { $0 === connection }) || hasConnection(of: output, for: mediaType) {
+            throw .outputAlreadyAdded(output: "\(type(of: output)) already has a \(mediaType.rawValue) connection")
+        }
     }
 }

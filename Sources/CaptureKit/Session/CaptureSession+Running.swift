@@ -83,7 +83,9 @@ extension CaptureSession {
                 setConnectionsActive(false)
                 setRunState(.failed)
                 postRuntimeError(error)
-                throw error
+                var posted = error
+                posted.wasPostedAsRuntimeError = true
+                throw posted
             }
         }
     }

@@ -36,6 +36,9 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
     /// For an error that ended a recording: whether the file is nevertheless complete and
     /// playable (AVErrorRecordingSuccessfullyFinishedKey), as after a limit was reached.
     public let recordingSuccessfullyFinished: Bool
+    /// Set on the error a running session's change failed with: the session stopped and posted
+    /// it as a runtime error, so a call that does not throw does not report it again.
+    var wasPostedAsRuntimeError = false
 
     /// An error with the given code and message.
     ///

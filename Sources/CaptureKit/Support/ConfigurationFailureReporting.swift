@@ -15,6 +15,9 @@ extension ConfigurationFailureReporting {
     func reportingFailure<Value>(of name: String, _ value: Value, _ change: () throws(CaptureError) -> Void) {
         do {
             try change()
+        } catch where error.wasPostedAsRuntimeError {
+            // The change was made; the running pipeline failed to follow it, stopped, and posted
+            // the error as a runtime error (as commitConfiguration does).
         } catch {
             CaptureLog.logger.error("\(type(of: self)) refused \(name) ← \(value), nothing changed: \(error)")
             NotificationCenter.default.post(name: .CaptureConfigurationError, object: self, userInfo: [CaptureSessionErrorKey: error])
