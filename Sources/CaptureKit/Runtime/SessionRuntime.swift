@@ -9,9 +9,9 @@ import Synchronization
 /// removed at an idle probe on their tee pad, sources swapped behind their tee; the pipeline
 /// keeps its clock and base time, so presentation times continue across every change.
 ///
-/// Threading: `apply` and `stop` are called one at a time, by the session's serial
-/// configuration executor (its `transitions` lock); they wait for GStreamer (a state change,
-/// an idle probe) but never for user code. The bus is read on a thread of its own.
+/// Threading: `apply` and `stop` are called one at a time, on the session's executor
+/// (`SessionExecutor`); they wait for GStreamer (a state change, an idle probe, bounded) but
+/// never for user code. The bus is read on a thread of its own.
 final class SessionRuntime: Sendable {
     let pipeline: Pipeline
     let live = Mutex(Live())

@@ -4,8 +4,9 @@ import GStreamerSwift
 /// Interruptions: an input's device that goes away or is taken by another process takes only
 /// its source out of the running pipeline. The session stays running, its outputs attached; it
 /// posts `wasInterruptedNotification`, retries the device every `retryInterval`, and when frames
-/// flow again posts `interruptionEndedNotification`. Both are posted on the session's
-/// notification queue, never on a GStreamer thread.
+/// flow again posts `interruptionEndedNotification`. The retries run on the session's executor;
+/// both notifications are posted on the session's notification queue, never on a GStreamer
+/// thread.
 extension CaptureSession {
     /// Posted when an input's device went away or is in use; `userInfo[interruptionReasonKey]`
     /// is the `InterruptionReason`'s raw value, an `Int` as in AVFoundation
@@ -44,65 +45,66 @@ extension CaptureSession {
         setInterruption { $0 = nil }
     }
 
-    /// On the notification queue: a source's device is gone or busy.
+    /// On the executor: a source's device is gone or busy. Its source is taken out; outputs
+    /// and observers hear of it on the notification queue.
     func interrupt(source key: String, reason: BusErrorReason, generation: Int) {
-        var device: CaptureDevice?
-        let began = transitions.withLock { _ -> InterruptionReason? in
-            guard let (runtime, input) = state.withLock({ state -> (SessionRuntime, SessionGraph.Input)? in
-                guard state.generation == generation, state.isRunning, let runtime = state.runtime else { return nil }
-                return runtime.live.withLock { $0.sources[key] }.map { (runtime, $0.input) }
-            }) else { return nil }
-            runtime.suspendSource(key)
-            device = input.device
-            let audio = input.mediaType == .audio
-            let why: InterruptionReason = reason == .deviceBusy
-                ? (audio ? .audioDeviceInUseByAnotherClient : .videoDeviceInUseByAnotherClient)
-                : (audio ? .audioDeviceNotAvailable : .videoDeviceNotAvailable)
-            let already = state.withLock { $0.interruption != nil }
-            setInterruption { $0 = Interruption(source: key, reason: why) }
-            return already ? nil : why
+        guard let (runtime, input) = state.withLock({ state -> (SessionRuntime, SessionGraph.Input)? in
+            guard state.generation == generation, state.isRunning, let runtime = state.runtime else { return nil }
+            return runtime.live.withLock { $0.sources[key] }.map { (runtime, $0.input) }
+        }) else { return }
+        runtime.suspendSource(key)
+        let audio = input.mediaType == .audio
+        let began: InterruptionReason = reason == .deviceBusy
+            ? (audio ? .audioDeviceInUseByAnotherClient : .videoDeviceInUseByAnotherClient)
+            : (audio ? .audioDeviceNotAvailable : .videoDeviceNotAvailable)
+        let already = state.withLock { $0.interruption != nil }
+        setInterruption { $0 = Interruption(source: key, reason: began) }
+        guard !already else { return }
+        let (outputs, device) = (state.withLock { $0.outputs }, input.device)
+        notifications.async {
+            for output in outputs { output.inputInterrupted(device, reason: began) }
+            CaptureLog.logger.warning("session interrupted: \(began.rawValue)")
+            NotificationCenter.default.post(name: Self.wasInterruptedNotification, object: self,
+                                            userInfo: [Self.interruptionReasonKey: began.rawValue])
         }
-        guard let began else { return }
-        if let device {
-            for output in state.withLock({ $0.outputs }) { output.inputInterrupted(device, reason: began) }
-        }
-        CaptureLog.logger.warning("session interrupted: \(began.rawValue)")
-        NotificationCenter.default.post(name: Self.wasInterruptedNotification, object: self,
-                                        userInfo: [Self.interruptionReasonKey: began.rawValue])
         scheduleResume(generation: generation)
     }
 
     private func scheduleResume(generation: Int) {
-        notifications.asyncAfter(deadline: .now() + Self.retryInterval) { [weak self] in
+        executor.submit(at: .now() + Self.retryInterval) { [weak self] in
             self?.tryResume(generation: generation)
         }
     }
 
-    /// On the notification queue: starts the interrupted source again when its device is there.
+    /// On the executor: starts the interrupted source again when its device is there.
     private func tryResume(generation: Int) {
-        transitions.withLock { _ in
-            guard let (runtime, interruption) = state.withLock({ state -> (SessionRuntime, Interruption)? in
-                guard state.generation == generation, state.isRunning, let runtime = state.runtime,
-                      let interruption = state.interruption else { return nil }
-                return (runtime, interruption)
-            }) else { return }
-            guard !interruption.resuming, let input = runtime.live.withLock({ $0.sources[interruption.source]?.input }),
-                  Self.isAvailable(input.device) else { return }
-            setInterruption { $0?.resuming = true }
-            do throws(CaptureError) {
-                let notifications = self.notifications
-                let session = SessionReference()
-                session.set(self)
-                try runtime.resumeSource(interruption.source, input: input) {
-                    notifications.async { session.value?.interruptionEnded(generation: generation) }
-                }
-            } catch {
-                CaptureLog.logger.warning("resuming \(interruption.source) failed: \(error)")
-                setInterruption { $0?.resuming = false }
-            }
-        }
+        resumeIfAvailable(generation: generation)
         guard state.withLock({ $0.generation == generation && $0.interruption != nil && $0.isRunning }) else { return }
         scheduleResume(generation: generation)
+    }
+
+    /// Starts a new source for the interrupted one when its device is there; its first frame
+    /// ends the interruption.
+    private func resumeIfAvailable(generation: Int) {
+        guard let (runtime, interruption) = state.withLock({ state -> (SessionRuntime, Interruption)? in
+            guard state.generation == generation, state.isRunning, let runtime = state.runtime,
+                  let interruption = state.interruption else { return nil }
+            return (runtime, interruption)
+        }) else { return }
+        guard !interruption.resuming, let input = runtime.live.withLock({ $0.sources[interruption.source]?.input }),
+              Self.isAvailable(input.device) else { return }
+        setInterruption { $0?.resuming = true }
+        do throws(CaptureError) {
+            let notifications = self.notifications
+            let session = SessionReference()
+            session.set(self)
+            try runtime.resumeSource(interruption.source, input: input) {
+                notifications.async { session.value?.interruptionEnded(generation: generation) }
+            }
+        } catch {
+            CaptureLog.logger.warning("resuming \(interruption.source) failed: \(error)")
+            setInterruption { $0?.resuming = false }
+        }
     }
 
     /// On the notification queue: the resumed source's first frame left it.

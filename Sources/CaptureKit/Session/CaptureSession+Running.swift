@@ -25,7 +25,7 @@ extension CaptureSession {
     /// (an output without an input, a missing element, a device that fails to start).
     /// The `startRunning()` of ``Checked`` and of the session run it.
     func checkedStartRunning() throws(CaptureError) {
-        let started = try transitions.withLock { _ throws(CaptureError) -> Bool in
+        let started = try executor.run { () throws(CaptureError) -> Bool in
             guard state.withLock({ $0.runState == .idle || $0.runState == .failed }) else { return false }
             setRunState(.starting)
             do throws(CaptureError) {
@@ -50,7 +50,7 @@ extension CaptureSession {
     /// Stops the pipeline, blocking until it has stopped. Stills still waiting fail with
     /// `captureCancelled`.
     public func stopRunning() {
-        let stopped = transitions.withLock { _ -> Bool in
+        let stopped = executor.run { () -> Bool in
             guard let runtime = state.withLock({ state -> SessionRuntime? in
                 guard state.isRunning else { return nil }
                 defer { state.runtime = nil }
@@ -69,7 +69,7 @@ extension CaptureSession {
     /// Changes the running pipeline to the current graph: only the branches and sources that
     /// differ are touched. A change that cannot be made stops the session (runtime error).
     func applyGraphIfRunning() throws(CaptureError) {
-        try transitions.withLock { _ throws(CaptureError) in
+        try executor.run { () throws(CaptureError) in
             guard let runtime = state.withLock({ $0.runState == .running ? $0.runtime : nil }) else { return }
             setRunState(.reconfiguring)
             do throws(CaptureError) {
@@ -122,7 +122,8 @@ extension CaptureSession {
         }
     }
 
-    /// Bus messages, on the bus thread: handled on the notification queue, never here. An
+    /// Bus messages, on the bus thread: handled on the session's executor, never here, and
+    /// posted on the notification queue. An
     /// error in an output's branch removes that branch and is posted naming the output, the
     /// others keep running; any other error, or the end of the stream, stops the session.
     /// A source whose device is gone or busy interrupts the session instead (see
@@ -135,17 +136,17 @@ extension CaptureSession {
             // A part of the output it deals with itself (one WHEP viewer): the branch runs on.
             if case .branch(_, let output) = owner, output.takesError(fromElement: source) { return }
             if case .branch(let key, let output) = owner {
-                notifications.async { self.branchFailed(key, output: output, element: source, message: text, reason: reason, generation: generation) }
+                executor.submit { self.branchFailed(key, output: output, element: source, message: text, reason: reason, generation: generation) }
                 return
             }
             // A branch already taken out (a publisher whose server went away errs again on its
             // way to NULL): its output has been told.
             if case .retired = owner { return }
             if case .source(let key) = owner, [.deviceNotFound, .deviceBusy, .deviceFailed].contains(reason) {
-                notifications.async { self.interrupt(source: key, reason: reason, generation: generation) }
+                executor.submit { self.interrupt(source: key, reason: reason, generation: generation) }
                 return
             }
-            notifications.async {
+            executor.submit {
                 // An interrupted source's errors are the interruption's: an unplugged camera posts
                 // more after the one that interrupted the session ("failed to allocate a buffer",
                 // "streaming stopped"), and a source resumed on a device still gone (vivid's
@@ -158,32 +159,30 @@ extension CaptureSession {
                     return
                 }
                 self.stopRunning(ifGeneration: generation)
-                self.postRuntimeErrorNow(.pipelineFailed(element: source, message: text))
+                self.postRuntimeError(.pipelineFailed(element: source, message: text))
             }
         case .warning(let source, let text, _):
             CaptureLog.logger.warning("\(source): \(text)")
         case .endOfStream:
             CaptureLog.logger.info("end of stream: the session stops")
-            notifications.async { self.stopRunning(ifGeneration: generation) }
+            executor.submit { self.stopRunning(ifGeneration: generation) }
         default:
             break
         }
     }
 
-    /// On the notification queue: takes a failed branch out of the running pipeline, fails its
-    /// output's waiting work with the error, and posts it with the output.
+    /// On the executor: takes a failed branch out of the running pipeline, fails its output's
+    /// waiting work with the error, and posts it with the output on the notification queue.
     /// A full disk is `diskFull`, anything else `branchFailed`.
     private func branchFailed(_ key: String, output: any OutputNode, element: String, message: String, reason: BusErrorReason, generation: Int) {
         let error = CaptureError(code: reason == .noSpaceLeft ? .diskFull : .branchFailed, message: "output '\(output.kind)' (\(key)) failed in '\(element)': \(message); the session keeps running",
                                  element: element)
-        let removed = transitions.withLock { _ -> Bool in
-            guard let runtime = state.withLock({ $0.generation == generation && $0.isRunning ? $0.runtime : nil }) else { return false }
-            runtime.dropBranch(key, error: error)
-            return true
+        guard let runtime = state.withLock({ $0.generation == generation && $0.isRunning ? $0.runtime : nil }) else { return }
+        runtime.dropBranch(key, error: error)
+        notifications.async {
+            NotificationCenter.default.post(name: Self.runtimeErrorNotification, object: self,
+                                            userInfo: [Self.errorKey: error, Self.outputKey: output])
         }
-        guard removed else { return }
-        NotificationCenter.default.post(name: Self.runtimeErrorNotification, object: self,
-                                        userInfo: [Self.errorKey: error, Self.outputKey: output])
     }
 
     /// Stops the session if it still runs the pipeline of `generation`.

@@ -52,32 +52,18 @@ extension CaptureSession {
         /// run (an output without an input, a missing element, a device that fails to start).
         public func startRunning() throws(CaptureError) { try session.checkedStartRunning() }
 
-        /// `startRunning()` without blocking the caller's thread: the start runs on a
-        /// CaptureKit thread and the caller resumes when the session runs or failed.
+        /// `startRunning()` without blocking the caller's thread: the start runs on the
+        /// session's executor and the caller resumes when the session runs or failed.
         public func startRunning() async throws(CaptureError) {
             let session = session
-            let result: Result<Void, CaptureError> = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    do throws(CaptureError) {
-                        try session.checkedStartRunning()
-                        continuation.resume(returning: .success(()))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }
-            }
-            try result.get()
+            try await session.executor.perform { () throws(CaptureError) in try session.checkedStartRunning() }
         }
 
-        /// `stopRunning()` without blocking the caller's thread.
+        /// `stopRunning()` without blocking the caller's thread: the stop runs on the
+        /// session's executor.
         public func stopRunning() async {
             let session = session
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    session.stopRunning()
-                    continuation.resume()
-                }
-            }
+            await session.executor.perform { session.stopRunning() }
         }
     }
 

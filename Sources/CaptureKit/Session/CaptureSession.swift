@@ -12,8 +12,8 @@ import Synchronization
 /// removed, a camera's source swapped) while everything else keeps running: presentation
 /// times continue, and the other outputs see no gap.
 public final class CaptureSession: Sendable, Observable {
-    /// Where the session is in its life. One value behind the state lock; every transition
-    /// re-checks it after waiting for the `transitions` executor.
+    /// Where the session is in its life. One value behind the state lock, changed only by steps
+    /// on the session's executor.
     enum RunState: Sendable, Equatable {
         case idle, starting, running, reconfiguring, stopping, failed
     }
@@ -44,9 +44,9 @@ public final class CaptureSession: Sendable, Observable {
     }
 
     let state = Mutex(State())
-    /// The session's serial executor for the running pipeline: start, stop, commit and branch
-    /// failures change it one at a time, in the order they were asked for.
-    let transitions = Mutex(())
+    /// The session's serial executor for the running pipeline: start, stop, commit, branch
+    /// failures and interruptions change it one at a time, in the order they were asked for.
+    let executor = SessionExecutor()
     let registrar = ObservationRegistrar()
     /// Where runtime-error notifications are posted: off the bus thread, in order.
     let notifications = DispatchQueue(label: "capturekit.session.notifications")
