@@ -34,14 +34,16 @@ extension SessionRuntime {
         let slot = node.map { ConnectionSlot($0.connection) }
         if let node, let slot { try node.output.attach(RunningBranch(prefix: plan.key, bin: bin, pipeline: pipeline, slot: slot)) }
         let gate = BranchGate()
-        if let node { live.withLock { $0.joining[plan.key] = node.output; $0.gates[plan.key] = gate } }
-        defer { live.withLock { _ = $0.joining.removeValue(forKey: plan.key) } }
+        live.withLock { live in
+            live.move(plan.key, .join)
+            live.branches[plan.key] = BranchPart(output: node?.output, gate: gate)
+        }
         pipeline.add(bin)
         bin.element.syncStateWithParent()
         var feeds: [LiveBranch.Feed] = []
         do throws(GStreamerError) {
             for (source, entry) in entries {
-                let (sourceTee, stage) = live.withLock { ($0.sources[source]?.tee, $0.branches[source].flatMap { $0.tee == nil ? nil : $0 }) }
+                let (sourceTee, stage) = live.withLock { ($0.sources[source]?.tee, $0.running(source).flatMap { $0.tee == nil ? nil : $0 }) }
                 guard let tee = sourceTee ?? stage?.tee else { throw .noSuchElement(name: "\(source)_tee") }
                 let teePad = try tee.requestPad("src_%u")
                 if node != nil { teePad.addBufferProbe { _ in gate.isOpen ? .pass : .drop } }
@@ -59,17 +61,16 @@ extension SessionRuntime {
             }
         } catch {
             // Errors the half-added branch posts on its way out concern no one.
-            live.withLock { live in
-                live.joining.removeValue(forKey: plan.key)
-                live.gates.removeValue(forKey: plan.key)?.close()
-                live.retired.insert(plan.key)
-            }
+            live.withLock { $0.move(plan.key, .joinFailed) }
             pipeline.remove(bin)
             for feed in feeds { feed.release() }
             node?.output.detach(error: .captureCancelled)
             throw .pipelineFailed(error)
         }
-        live.withLock { $0.retired.remove(plan.key); $0.branches[plan.key] = LiveBranch(plan: plan, bin: bin, feeds: feeds, output: node?.output, slot: slot, tee: stageTee) }
+        live.withLock { live in
+            live.branches[plan.key]?.running = LiveBranch(plan: plan, bin: bin, feeds: feeds, output: node?.output, slot: slot, tee: stageTee)
+            live.move(plan.key, .joined)
+        }
     }
 
     /// Unlinks a branch from its tees at an idle probe on each tee pad (between two frames),
@@ -77,10 +78,10 @@ extension SessionRuntime {
     /// reach its sink, then takes it to NULL, removes it, releases the pads and tells its output
     /// (whose waiting work fails with `error`). A failed branch (`finish` false) is not waited on.
     func removeBranch(_ key: String, error: CaptureError, finish: Bool = true) {
-        guard let branch = live.withLock({ live in
-            live.retired.insert(key)
-            live.gates.removeValue(forKey: key)?.close()
-            return live.branches.removeValue(forKey: key)
+        guard let branch = live.withLock({ live -> LiveBranch? in
+            guard let branch = live.running(key) else { return nil }
+            live.move(key, .drain)
+            return branch
         }) else { return }
         let finished = DispatchSemaphore(value: 0)
         let finishes = finish && branch.plan.finishesWithEndOfStream
@@ -115,6 +116,10 @@ extension SessionRuntime {
         }
         pipeline.remove(branch.bin)
         for feed in branch.feeds { feed.release() }
+        live.withLock { live in
+            live.branches[key]?.running = nil
+            live.move(key, .drained)
+        }
         branch.output?.detach(error: error)
         // The branch's threads (an encoder's workers, a queue's) freed their memory into arenas
         // glibc keeps: without this, resident memory grew by ~600 KB a recording.

@@ -21,15 +21,49 @@ final class SessionRuntime: Sendable {
     struct Live {
         var plan = PipelinePlan()
         var sources: [String: RunningSource] = [:]
-        var branches: [String: LiveBranch] = [:]
-        /// Keys of branches taken out and not added again: their elements' late errors (one
-        /// posted on the way to NULL, say) concern no one.
-        var retired: Set<String> = []
-        /// Outputs whose branches are being added, by key: an error their elements post while
-        /// the branch changes state (a publisher that finds no server) is theirs.
-        var joining: [String: any OutputNode] = [:]
-        /// Each output branch's gate, by key: closed when the branch posts an error.
-        var gates: [String: BranchGate] = [:]
+        /// Every branch the pipeline has had, by key, in its phase (`BranchLifecycle`): joining
+        /// (an error its elements post while changing state, a publisher that finds no server,
+        /// is its output's), live, draining, or retired (late errors, one posted on the way to
+        /// NULL say, concern no one).
+        var branches: [String: BranchPart] = [:]
+
+        /// The branch keyed `key` as it runs: joined and not yet taken out.
+        func running(_ key: String) -> LiveBranch? {
+            branches[key].flatMap { $0.lifecycle.phase == .live ? $0.running : nil }
+        }
+
+        /// Moves the branch keyed `key` on `event` and performs what the move says. A move the
+        /// lifecycle does not have is a programming error: asserted in debug builds, logged
+        /// and ignored in release ones.
+        mutating func move(_ key: String, _ event: BranchLifecycle.Event) {
+            do throws(BranchLifecycle.Transition) {
+                let effects: [BranchLifecycle.Effect]
+                if var part = branches[key] {
+                    effects = try part.lifecycle.handle(event)
+                    branches[key] = part
+                } else {
+                    _ = try BranchLifecycle.next(from: nil, on: event)
+                    effects = []
+                }
+                for effect in effects {
+                    switch effect {
+                    case .closeGate: branches[key]?.gate.close()
+                    }
+                }
+            } catch {
+                CaptureLog.logger.critical("branch \(key): \(error)")
+                assertionFailure("branch \(key): \(error)")
+            }
+        }
+    }
+
+    /// One branch's phase, the gate its feeds pass frames through, its output (none for an
+    /// encoded stage), and its running parts once joined.
+    struct BranchPart {
+        var lifecycle = BranchLifecycle()
+        let output: (any OutputNode)?
+        let gate: BranchGate
+        var running: LiveBranch?
     }
 
     /// Makes an empty pipeline and starts reading its bus: `onMessage` runs on the bus thread.
@@ -40,10 +74,9 @@ final class SessionRuntime: Sendable {
         // by other outputs) never sees the error. The bus thread then takes the branch out.
         pipeline.bus.setErrorSyncHandler { [weak self] element in
             let key = String(element.prefix { $0 != "_" })
-            guard let (gate, output) = self?.live.withLock({ live in
-                live.gates[key].map { ($0, live.branches[key]?.output ?? live.joining[key]) }
-            }) else { return }
-            if output?.takesError(fromElement: element) != true { gate.close() }
+            guard let output = self?.live.withLock({ live in live.branches[key].flatMap { $0.lifecycle.ownsErrors ? $0.output : nil } }),
+                  !output.takesError(fromElement: element) else { return }
+            self?.live.withLock { $0.move(key, .failed) }
         }
         watch.withLock { $0 = BusWatch(pipeline: pipeline, handler: onMessage) }
     }
@@ -71,7 +104,7 @@ final class SessionRuntime: Sendable {
     func apply(_ plan: PipelinePlan, graph: SessionGraph) throws(CaptureError) {
         // Branches that stay serve their new connections before a new camera's first frame.
         let operations = live.withLock { live in
-            for node in graph.branches { live.branches[node.name]?.slot?.connection = node.connection }
+            for node in graph.branches { live.running(node.name)?.slot?.connection = node.connection }
             return live.plan.diff(to: plan)
         }
         CaptureLog.logger.debug("runtime: \(operations.count) operation(s)\(operations.isEmpty ? "" : ": ")\(operations.map(\.summary).joined(separator: ", "))")
@@ -91,16 +124,18 @@ final class SessionRuntime: Sendable {
     /// Finishes the branches that end with end of stream (a recording's file is finished),
     /// then stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
     func stop() {
-        let finishing = live.withLock { $0.branches.values.filter(\.plan.finishesWithEndOfStream).map(\.plan.key) }
+        let finishing = live.withLock { live in
+            live.branches.keys.filter { live.running($0)?.plan.finishesWithEndOfStream == true }
+        }
         for key in finishing { removeBranch(key, error: .sessionStopped) }
-        let (sources, branches) = live.withLock { live in
+        let (sources, outputs) = live.withLock { live in
             defer { live = Live() }
-            return (Array(live.sources.values), Array(live.branches.values))
+            return (Array(live.sources.values), live.branches.keys.compactMap { live.running($0)?.output })
         }
         for source in sources { source.input.device.clearRunningSource(source.controls) }
         watch.withLock { $0?.stop(); $0 = nil }
         try? pipeline.setState(.null)
-        for branch in branches { branch.output?.detach(error: .captureCancelled) }
+        for output in outputs { output.detach(error: .captureCancelled) }
     }
 
     /// Takes a failed branch out of the pipeline and the plan (a later commit builds it again);
@@ -115,11 +150,12 @@ final class SessionRuntime: Sendable {
     func owner(ofElement name: String) -> Owner {
         let key = String(name.prefix { $0 != "_" })
         return live.withLock { live in
-            // A stage's failure (its encoder) is the pipeline's: every output on it is affected.
-            if let branch = live.branches[key], let output = branch.output { return .branch(key: key, output: output) }
-            if let output = live.joining[key] { return .branch(key: key, output: output) }
+            if let part = live.branches[key] {
+                if !part.lifecycle.ownsErrors { return .retired(key: key) }
+                // A stage's failure (its encoder) is the pipeline's: every output on it is affected.
+                if let output = part.output { return .branch(key: key, output: output) }
+            }
             if live.sources[key] != nil { return .source(key: key) }
-            if live.retired.contains(key) { return .retired(key: key) }
             return .pipeline
         }
     }
