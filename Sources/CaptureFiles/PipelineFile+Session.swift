@@ -29,15 +29,15 @@ extension PipelineFile {
     ///   may set a video connection's `videoOrientation` and `isVideoMirrored` (only a front camera's
     ///   preview is mirrored unless the file says otherwise, as in AVFoundation).
     ///
-    /// The session is not started.
+    /// The session is not started; it belongs to `context` (the shared one unless given).
     /// - Returns: The session and the objects built for each input and output.
     /// - Throws: ``PipelineFileError`` located at the offending input's `device` or `format`
     ///   value, the `preset` value, the output or its connection, with ``PipelineFileError/Kind/capture(_:)``
     ///   carrying CaptureKit's error, which names the offending value and what is available, or
     ///   ``PipelineFileError/Kind/wrongMediaInput(kind:output:needs:input:suggestion:)`` for an
     ///   output connected to an input whose device lacks its media type.
-    public func makeSession() throws(PipelineFileError) -> PipelineSession {
-        let session = CaptureSession()
+    public func makeSession(context: CaptureContext = .shared) throws(PipelineFileError) -> PipelineSession {
+        let session = CaptureSession(context: context)
         let firstFormat = inputs.first { $0.format != nil }
         if let firstFormat, let preset, preset != .inputPriority {
             throw PipelineFileError(

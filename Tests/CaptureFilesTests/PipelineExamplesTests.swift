@@ -41,9 +41,13 @@ struct PipelineExamplesTests {
 
     // MARK: - Goldens and gst-launch-1.0
 
+    /// The environment the goldens are compiled in, pinned so they pass on any machine (one
+    /// with VA-API, or one without x264enc, compiles the same line under it).
+    static let goldenContext = try! CaptureContext(videoEncoderName: "x264enc")
+
     @Test("the compiled gst-launch-1.0 line equals the golden file", arguments: examples)
     func launchLineMatchesGolden(name: String) throws {
-        let line = try Self.load(name).makeSession().session.pipelineDescription
+        let line = try Self.load(name).makeSession(context: Self.goldenContext).session.pipelineDescription
         let golden = Self.goldenDirectory.appendingPathComponent("\(name).launch.txt")
         if ProcessInfo.processInfo.environment["CAPTUREKIT_UPDATE_GOLDENS"] == "1" {
             try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true)
@@ -55,7 +59,7 @@ struct PipelineExamplesTests {
 
     @Test("gst-launch-1.0 runs the compiled line to the end with bounded sources", arguments: examples)
     func gstLaunchAcceptsLaunchLine(name: String) throws {
-        let line = try Self.load(name).makeSession().session.pipelineDescription
+        let line = try Self.load(name).makeSession(context: Self.goldenContext).session.pipelineDescription
         // The virtual camera's source is live and endless: bound it so the pipeline ends with EOS.
         var bounded = line.replacing(/videotestsrc name=input\d+_src/) { "\($0.output) num-buffers=5" }
         #expect(bounded != line, "no virtual-camera source to bound in \(line)")

@@ -34,6 +34,27 @@ struct PipelinePlanTests {
         #expect(output.hasSuffix("exit=0\n"), "\(output)")
     }
 
+    @Test("the compiler takes the encoder its context names, whatever this machine has; a context without one encodes nothing")
+    func pinnedEncoder() throws {
+        for name in ["vah264enc", "x264enc", "openh264enc"] {
+            let session = CaptureSession(context: try CaptureContext(videoEncoderName: name))
+            session.addInput(try CaptureDeviceInput(device: .find(virtual: .back)))
+            let frames = VideoDataOutput()
+            try frames.setVideoSettings(.init(codec: .h264))
+            try session.checked.addOutput(frames)
+            #expect(session.pipelinePlan.elements.filter { $0.name.hasSuffix("_enc") }.map(\.factory) == [name])
+            #expect(session.context.videoEncoderName == name)
+        }
+        let none = CaptureSession(context: try CaptureContext(videoEncoderName: nil))
+        none.addInput(try CaptureDeviceInput(device: .find(virtual: .back)))
+        let movie = MovieFileOutput()
+        try none.checked.addOutput(movie)
+        #expect(movie.availableVideoCodecTypes.isEmpty && movie.videoEncoderName == nil)
+        let error = try #require(throws: CaptureError.self) { try CaptureContext(videoEncoderName: "x265enc") }
+        #expect(error.value == "x265enc" && error.message.contains("x264enc") && error.message.contains("vah264enc"), "\(error)")
+        #expect(CaptureContext.shared.videoEncoderName == CaptureSession().context.videoEncoderName)
+    }
+
     @Test("values with shell or gst-launch syntax are quoted")
     func quoting() {
         #expect(PipelinePlan.shellQuoted("video/x-raw,format=BGRA") == "video/x-raw,format=BGRA")

@@ -1,7 +1,7 @@
 import Foundation
 import GStreamerSwift
 
-/// The H.264 encoder a branch uses, chosen at run time from what this machine has: VA-API
+/// The H.264 encoder a branch uses, chosen once per ``CaptureContext`` from what this machine has: VA-API
 /// (`vah264enc`, then `vaapih264enc`) when a render node exists, `v4l2h264enc` (a Raspberry
 /// Pi's), else `x264enc` tuned for live capture, else `openh264enc`.
 ///
@@ -16,9 +16,6 @@ struct VideoEncoder: Sendable, Hashable {
 
     /// The factory name, as `capture record --verbose` reports it.
     var name: String { kind.rawValue }
-
-    /// The best encoder present, or nil when GStreamer has none.
-    static let best: VideoEncoder? = choose(hasElement: GStreamer.hasElement, hasRenderNode: hasRenderNode)
 
     /// The first of `Kind.allCases` that `hasElement` knows, VA-API only with a render node.
     static func choose(hasElement: (String) -> Bool, hasRenderNode: Bool) -> VideoEncoder? {

@@ -107,6 +107,9 @@ final class SessionReference: Sendable {
     /// The session the output belongs to, if any.
     var value: CaptureSession? { session.withLock { $0.value } }
 
+    /// The context of the session, or the shared one while the output is in none.
+    var context: CaptureContext { value?.context ?? .shared }
+
     /// Tells the session that the output's branch changed.
     func branchChanged() {
         session.withLock { $0.value }?.outputBranchChanged()

@@ -173,7 +173,7 @@ extension MovieFileOutput {
 
     private func makeRecording(to url: URL, delegate: any FileOutputRecordingDelegate, queue: DispatchQueue) throws(CaptureError) -> Recording {
         let container = try MovieContainer(url: url)
-        guard VideoEncoder.best != nil else {
+        guard owner.context.videoEncoder != nil else {
             throw .unsupported(feature: "H.264 encoding (install x264enc: gstreamer1.0-plugins-ugly)", device: "this machine")
         }
         guard owner.value?.isRunning == true else { throw .sessionNotRunning }

@@ -56,11 +56,11 @@ public final class MovieFileOutput: OutputNode, FileOutput {
     var wantsBranch: Bool { state.withLock { $0.recording != nil && !$0.stopping } }
 
     /// The video codecs recordings can use.
-    public var availableVideoCodecTypes: [VideoCodecType] { VideoEncoder.best == nil ? [] : [.h264] }
+    public var availableVideoCodecTypes: [VideoCodecType] { owner.context.videoEncoder == nil ? [] : [.h264] }
 
     /// The H.264 encoder recordings use on this machine (`vah264enc`, `x264enc`, …), chosen from
-    /// what GStreamer has; nil when it has none.
-    public var videoEncoderName: String? { VideoEncoder.best?.name }
+    /// what GStreamer has (the session's ``CaptureContext`` decides); nil when it has none.
+    public var videoEncoderName: String? { owner.context.videoEncoder?.name }
 
     /// Time between fragments while recording MP4 or MOV (default 10 s, as AVFoundation);
     /// `.invalid` writes no fragments (the file is playable only once finished).

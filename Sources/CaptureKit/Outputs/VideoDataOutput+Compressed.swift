@@ -17,7 +17,7 @@ struct CompressedBranch: Sendable {
 
 extension VideoDataOutput {
     /// The codecs compressed frames can be delivered in: H.264 where an encoder is installed.
-    public var availableVideoCodecTypes: [VideoCodecType] { VideoEncoder.best == nil ? [] : [.h264] }
+    public var availableVideoCodecTypes: [VideoCodecType] { owner.context.videoEncoder == nil ? [] : [.h264] }
 
     /// For `codec` settings, the encoding the session's shared encoded stage runs for this
     /// output (outputs asking for the same share one encode).
@@ -74,7 +74,7 @@ extension VideoDataOutput {
     /// the output is not delivering compressed frames.
     public func setBitrate(_ bitrate: Int) throws(CaptureError) {
         try VideoCodecSettings(codec: .h264, bitrate: bitrate).validate(available: availableVideoCodecTypes)
-        guard let branch = state.withLock({ $0.compressed }), let stage = branch.stage, let encoder = VideoEncoder.best else {
+        guard let branch = state.withLock({ $0.compressed }), let stage = branch.stage, let encoder = owner.context.videoEncoder else {
             throw .invalidSetting(name: "bitrate", value: "\(bitrate) bit/s", valid: "a running output with compressed video settings")
         }
         guard let (name, value) = encoder.liveBitrate(bitrate) else {

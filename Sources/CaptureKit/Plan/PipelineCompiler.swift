@@ -1,10 +1,18 @@
-/// Compiles a session graph into a pipeline plan. A pure function: no GStreamer call.
+/// Compiles a session graph into a pipeline plan. A pure function of the graph and the
+/// environment it is given: no GStreamer call, no look at the machine.
 ///
 /// Names are deterministic: `inputN_src`, `inputN_caps`, `inputN_tee` for the Nth input,
 /// `outputM_…` for the branch of the output the session numbered M when it was added (never
 /// its position), so plans can be compared, diffed and golden-tested.
 enum PipelineCompiler {
-    static func compile(_ graph: SessionGraph) -> PipelinePlan {
+    /// What the compiler is told about the machine: the session's context decides it once.
+    struct Environment: Sendable, Equatable {
+        /// The H.264 encoder encoded stages use; nil when there is none (outputs that need
+        /// one get no stage).
+        var videoEncoder: VideoEncoder?
+    }
+
+    static func compile(_ graph: SessionGraph, environment: Environment) -> PipelinePlan {
         var plan = PipelinePlan()
         for input in graph.inputs {
             plan.sources.append(.init(key: input.name, mediaType: input.mediaType, device: input.device.uniqueID, elements: sourceChain(input)))
@@ -13,7 +21,7 @@ enum PipelineCompiler {
         for var branch in graph.branches {
             let input = graph.inputs[branch.input]
             let format = SourceFormat(input)
-            if let wanted = branch.output.videoEncoding, let encoder = VideoEncoder.best {
+            if let wanted = branch.output.videoEncoding, let encoder = environment.videoEncoder {
                 let settings = wanted.resolved(for: format)
                 let key = EncodedStage.key(source: input.name, encoder: encoder, settings: settings)
                 if !stages.contains(where: { $0.key == key }) {

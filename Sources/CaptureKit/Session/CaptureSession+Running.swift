@@ -110,7 +110,7 @@ extension CaptureSession {
                 throw .noCompatibleInput(output: output.kind)
             }
         }
-        return (graph, PipelineCompiler.compile(graph))
+        return (graph, PipelineCompiler.compile(graph, environment: context.compilerEnvironment))
     }
 
     private func setConnectionsActive(_ active: Bool) {

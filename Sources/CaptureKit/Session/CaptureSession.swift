@@ -51,7 +51,12 @@ public final class CaptureSession: Sendable, Observable {
     /// Where runtime-error notifications are posted: off the bus thread, in order.
     let notifications = DispatchQueue(label: "capturekit.session.notifications")
 
-    public init() {
+    /// What this session shares with the others of its context (the encoder choice).
+    public let context: CaptureContext
+
+    /// A session of `context` (``CaptureContext/shared`` unless given).
+    public init(context: CaptureContext = .shared) {
+        self.context = context
         Self.register(self)
     }
 
@@ -84,12 +89,12 @@ public final class CaptureSession: Sendable, Observable {
 
     /// The `gst-launch-1.0` line for the pipeline the session runs (or would run now).
     public var pipelineDescription: String {
-        PipelineCompiler.compile(graph()).launchDescription
+        PipelineCompiler.compile(graph(), environment: context.compilerEnvironment).launchDescription
     }
 
     /// The plan the session runs (or would run now).
     @_spi(Plan) public var pipelinePlan: PipelinePlan {
-        PipelineCompiler.compile(graph())
+        PipelineCompiler.compile(graph(), environment: context.compilerEnvironment)
     }
 
     /// The graph the compiler reads: enabled connections of inputs that are in the session.

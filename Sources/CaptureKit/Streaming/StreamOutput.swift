@@ -80,7 +80,7 @@ public final class StreamOutput: OutputNode {
     /// An output for `target`, encoding with `videoSettings` (H.264; nil fields take the
     /// encoder's defaults for the source). Throws for settings no encoder here honours.
     public init(target: StreamTarget, videoSettings: VideoCodecSettings = VideoCodecSettings()) throws(CaptureError) {
-        try videoSettings.validate(available: VideoEncoder.best == nil ? [] : [.h264])
+        try videoSettings.validate(available: CaptureContext.shared.videoEncoder == nil ? [] : [.h264])
         try target.validate()
         try Self.checkProfile(videoSettings, for: target)
         self.target = target
@@ -116,7 +116,7 @@ public final class StreamOutput: OutputNode {
     /// settings (receivers see a new key frame and parameter sets). Throws for settings no
     /// encoder here honours.
     public func setVideoSettings(_ settings: VideoCodecSettings) throws(CaptureError) {
-        try settings.validate(available: VideoEncoder.best == nil ? [] : [.h264])
+        try settings.validate(available: owner.context.videoEncoder == nil ? [] : [.h264])
         try Self.checkProfile(settings, for: target)
         state.withLock { $0.settings = settings }
         owner.branchChanged()

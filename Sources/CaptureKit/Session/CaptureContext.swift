@@ -1,0 +1,65 @@
+import GStreamerSwift
+import Synchronization
+
+/// What the sessions of one program share, decided once for all of them: the H.264 encoder
+/// their recordings, streams and compressed data outputs use.
+///
+/// Sessions made with `CaptureSession()` use ``shared``. A context of one's own pins what would
+/// otherwise depend on the machine, so a plan compiled under it is the same everywhere (a golden
+/// file that names `x264enc` passes on a machine with VA-API too):
+///
+/// ```swift
+/// let session = CaptureSession(context: CaptureContext(videoEncoderName: "x264enc"))
+/// ```
+public final class CaptureContext: Sendable {
+    /// The context of sessions made without one. Its encoder is chosen from what GStreamer and
+    /// the machine have, the first time one is needed.
+    public static let shared = CaptureContext()
+
+    private enum EncoderChoice {
+        case unprobed
+        case chosen(VideoEncoder?)
+    }
+
+    private let encoder: Mutex<EncoderChoice>
+
+    /// A context that chooses its encoder from this machine, once, when first needed: VA-API
+    /// when a render node exists, then `v4l2h264enc`, `x264enc`, `openh264enc`.
+    public init() {
+        encoder = Mutex(.unprobed)
+    }
+
+    /// A context whose sessions encode with the named encoder (`x264enc`, `vah264enc`,
+    /// `vaapih264enc`, `v4l2h264enc`, `openh264enc`), or encode nothing when the name is nil.
+    /// Nothing is probed: a plan names this encoder whether or not this machine has it.
+    /// Throws for a name that is none of those.
+    public init(videoEncoderName name: String?) throws(CaptureError) {
+        guard let name else {
+            encoder = Mutex(.chosen(nil))
+            return
+        }
+        guard let kind = VideoEncoder.Kind(rawValue: name) else {
+            throw .invalidSetting(name: "videoEncoderName", value: name, valid: VideoEncoder.Kind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        encoder = Mutex(.chosen(VideoEncoder(kind: kind)))
+    }
+
+    /// The H.264 encoder sessions of this context use; nil when there is none.
+    var videoEncoder: VideoEncoder? {
+        encoder.withLock { choice in
+            if case .chosen(let chosen) = choice { return chosen }
+            let chosen = VideoEncoder.choose(hasElement: GStreamer.hasElement, hasRenderNode: VideoEncoder.hasRenderNode)
+            choice = .chosen(chosen)
+            return chosen
+        }
+    }
+
+    /// The name of the encoder sessions of this context use (`x264enc`, `vah264enc`, …); nil
+    /// when there is none.
+    public var videoEncoderName: String? { videoEncoder?.name }
+
+    /// What the compiler is told about the machine.
+    var compilerEnvironment: PipelineCompiler.Environment {
+        PipelineCompiler.Environment(videoEncoder: videoEncoder)
+    }
+}
