@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A session's serial executor: starting, stopping, committing a change to the running
 /// pipeline, taking a failed branch out and interruption retries run on it one at a time, in
@@ -13,6 +14,11 @@ import Dispatch
 final class SessionExecutor: Sendable {
     private let queue: DispatchQueue
     private static let identity = DispatchSpecificKey<ObjectIdentifier>()
+    private let longest = Atomic<UInt64>(0)
+
+    /// The longest a step has held the executor so far, in nanoseconds: what a step that waits
+    /// (for an idle probe, bounded) costs every step behind it.
+    var longestStep: UInt64 { longest.load(ordering: .relaxed) }
 
     init(label: String = "capturekit.session.executor") {
         queue = DispatchQueue(label: label)
@@ -27,22 +33,31 @@ final class SessionExecutor: Sendable {
     func run<T, E: Error>(_ step: () throws(E) -> T) throws(E) -> T {
         if isCurrent { return try step() }
         return try queue.sync { () -> Result<T, E> in
-            do throws(E) {
-                return .success(try step())
-            } catch {
-                return .failure(error)
+            timed {
+                do throws(E) {
+                    return .success(try step())
+                } catch {
+                    return .failure(error)
+                }
             }
         }.get()
     }
 
     /// Runs `step` on the executor after the steps already submitted; returns at once.
     func submit(_ step: @escaping @Sendable () -> Void) {
-        queue.async(execute: step)
+        queue.async { self.timed(step) }
     }
 
     /// Runs `step` on the executor no sooner than `deadline`.
     func submit(at deadline: DispatchTime, _ step: @escaping @Sendable () -> Void) {
-        queue.asyncAfter(deadline: deadline, execute: step)
+        queue.asyncAfter(deadline: deadline) { self.timed(step) }
+    }
+
+    /// Runs a step, keeping the longest time one took.
+    private func timed<T>(_ step: () -> T) -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { longest.max(DispatchTime.now().uptimeNanoseconds - start, ordering: .relaxed) }
+        return step()
     }
 
     /// Runs `step` on the executor and resumes the caller with its result, parking no thread
