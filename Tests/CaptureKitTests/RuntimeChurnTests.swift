@@ -11,18 +11,6 @@ import Testing
 /// `CAPTUREKIT_CHURN_SEED=N` (and `CAPTUREKIT_CHURN_OPERATIONS` for a longer run).
 @Suite("Runtime churn", .serialized)
 struct RuntimeChurnTests {
-    /// SplitMix64: the same operations for the same seed on every machine.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The output that stays for the whole run: its presentation times must never go back
     /// within one run of the session. It can be slow, and can stop the session from inside.
     final class TimeWatcher: VideoDataOutputSampleBufferDelegate {
@@ -62,7 +50,7 @@ struct RuntimeChurnTests {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["CAPTUREKIT_CHURN_SEED"].flatMap(UInt64.init) ?? 26
         let count = environment["CAPTUREKIT_CHURN_OPERATIONS"].flatMap(Int.init) ?? 300
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix(seed: seed)  // the same operations for the same seed on every machine
         let replay = "seed \(seed) (CAPTUREKIT_CHURN_SEED=\(seed) replays it)"
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
