@@ -8,7 +8,8 @@ import Testing
 /// output kind added and removed, stills, recordings started and stopped, cameras switched,
 /// a camera unplugged and plugged back, a slow delegate, a stop from inside a callback), with
 /// invariants checked throughout and at the end. A failure names its seed: replay it with
-/// `CAPTUREKIT_CHURN_SEED=N` (and `CAPTUREKIT_CHURN_OPERATIONS` for a longer run).
+/// `CAPTUREKIT_CHURN_SEED=N` (and `CAPTUREKIT_CHURN_OPERATIONS` for a longer run,
+/// `CAPTUREKIT_CHURN_ONLY` for some operations only).
 @Suite("Runtime churn", .serialized)
 struct RuntimeChurnTests {
     /// The output that stays for the whole run: its presentation times must never go back
@@ -50,6 +51,10 @@ struct RuntimeChurnTests {
         let environment = ProcessInfo.processInfo.environment
         let seed = environment["CAPTUREKIT_CHURN_SEED"].flatMap(UInt64.init) ?? 26
         let count = environment["CAPTUREKIT_CHURN_OPERATIONS"].flatMap(Int.init) ?? 300
+        // CAPTUREKIT_CHURN_ONLY=addStill,removeStill narrows the operations drawn (to bisect a failure).
+        let operations = environment["CAPTUREKIT_CHURN_ONLY"].map { only in
+            Operation.allCases.filter { only.split(separator: ",").contains(Substring("\($0)")) }
+        } ?? Operation.allCases
         var random = SplitMix(seed: seed)  // the same operations for the same seed on every machine
         let replay = "seed \(seed) (CAPTUREKIT_CHURN_SEED=\(seed) replays it)"
         let folder = try temporaryDirectory()
@@ -78,7 +83,7 @@ struct RuntimeChurnTests {
         }
         try await start()
         for step in 0..<count {
-            let operation = Operation.allCases.randomElement(using: &random)!
+            let operation = operations.randomElement(using: &random)!
             log.append("\(step): \(operation)")
             switch operation {
             case .addStill where stills.count < 2:
@@ -164,6 +169,12 @@ struct RuntimeChurnTests {
         stills = []; metadata = []; extraFrames = []
         let deadline = ContinuousClock.now + .seconds(3)
         while pipelines.contains(where: { !$0.isFinalized }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if environment["CAPTUREKIT_CHURN_SOCKETS"] != nil {
+            let sockets = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.hasPrefix("socket:") == true
+            }
+            print("churn: \(sockets.count) sockets open after the run")
+        }
         let outlived = pipelines.filter { !$0.isFinalized }.count
         #expect(outlived == 0, "\(replay): \(outlived) of \(pipelines.count) pipelines outlived their run")
     }

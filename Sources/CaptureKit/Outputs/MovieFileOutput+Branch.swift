@@ -68,10 +68,14 @@ extension MovieFileOutput {
             recording.encodedVideo(presentationTime: buffer.presentationTime ?? 0, duration: buffer.duration ?? 0, bytes: buffer.size)
             return .pass
         }
-        if let audio = try? branch.pad("aqueue", "sink") {
+        if let audio = try? branch.pad("aqueue", "src") {
             recording.progress.withLock { $0.hasAudio = true }
+            // Judged as it leaves the branch's queue, on the branch's own thread: audio that
+            // came before the file's zero was known waits for it (a bounded wait, never on the
+            // microphone's thread).
             audio.addBufferProbe { buffer in
                 guard let time = buffer.runningTime else { return .drop }
+                recording.awaitVideoStart(timeout: .milliseconds(500))
                 return recording.admitAudio(runningTime: time, duration: buffer.duration ?? 0) ? .pass : .drop
             }
             try branch.pad("aparse", "src").addBufferProbe { buffer in

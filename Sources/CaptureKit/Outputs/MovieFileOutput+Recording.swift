@@ -112,6 +112,7 @@ extension MovieFileOutput {
             return (progress.ending ?? error, (progress.framesIn, progress.framesOut))
         }
         guard let stats else { return }
+        recording.videoStartSettled()
         // No frame reached the muxer: the file holds headers and no media, which no player opens.
         // A failure keeps its own reason; an ending that would have left a complete file says so.
         let empty = stats.1 == 0 && (ending == nil || ending?.recordingSuccessfullyFinished == true)

@@ -70,6 +70,10 @@ final class Recording: Sendable {
     let syncer: FragmentSyncer
     /// Signalled by the first audio buffer admitted.
     private let firstAudio = DispatchSemaphore(value: 0)
+    /// Left once the file's zero is known (its first key frame admitted) or the recording is
+    /// over: audio that reached the branch before then waits for it on the branch's own thread.
+    private let videoStart = DispatchGroup()
+    private let videoStartKnown = Atomic<Bool>(false)
     private let onStart: @Sendable (Recording) -> Void
     private let onLimit: @Sendable (Recording) -> Void
     /// Called (on a streaming thread: it must not block) when a resumed recording's first key
@@ -90,6 +94,22 @@ final class Recording: Sendable {
         self.onLimit = onLimit
         self.onResume = onResume
         syncer = FragmentSyncer(url: settings.url)
+        videoStart.enter()
+    }
+
+    /// The file's zero is known, or will never be: audio waiting for it goes on.
+    func videoStartSettled() {
+        if !videoStartKnown.exchange(true, ordering: .acquiringAndReleasing) { videoStart.leave() }
+    }
+
+    /// On the branch's audio thread (after its queue, never the microphone's): waits, up to
+    /// `timeout`, for the file's zero. The encoded video reaches the branch an encode later than
+    /// the audio of the same moment, and audio judged before the zero is known was refused: the
+    /// buffers spanning the first frame were lost and the audio track started up to two audio
+    /// frames late.
+    func awaitVideoStart(timeout: DispatchTimeInterval) {
+        guard !videoStartKnown.load(ordering: .acquiring) else { return }
+        _ = videoStart.wait(timeout: .now() + timeout)
     }
 
     /// The time recorded so far: from the first frame to the end of the last one encoded.
@@ -130,7 +150,10 @@ final class Recording: Sendable {
             progress.pause.admitted(videoAt: pts)
             return true
         }
-        if started { onStart(self) }
+        if started {
+            videoStartSettled()
+            onStart(self)
+        }
         if let resumed { onResume(self, resumed) }
         if let limit { requestStop(limit) }
         return admitted
