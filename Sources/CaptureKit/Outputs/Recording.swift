@@ -106,10 +106,15 @@ final class Recording: Sendable {
     /// `timeout`, for the file's zero. The encoded video reaches the branch an encode later than
     /// the audio of the same moment, and audio judged before the zero is known was refused: the
     /// buffers spanning the first frame were lost and the audio track started up to two audio
-    /// frames late.
+    /// frames late. When the zero does not come within `timeout` (no key frame yet), audio
+    /// stops waiting for good and is judged as it comes, as before: a buffer at a time would
+    /// otherwise wait again and the queue before it would leak the rest.
     func awaitVideoStart(timeout: DispatchTimeInterval) {
         guard !videoStartKnown.load(ordering: .acquiring) else { return }
-        _ = videoStart.wait(timeout: .now() + timeout)
+        if videoStart.wait(timeout: .now() + timeout) == .timedOut {
+            CaptureLog.logger.debug("\(settings.url.path): no key frame within the audio's wait; audio is judged without it")
+            videoStartSettled()
+        }
     }
 
     /// The time recorded so far: from the first frame to the end of the last one encoded.

@@ -34,10 +34,7 @@ extension SessionRuntime {
         let slot = node.map { ConnectionSlot($0.connection) }
         if let node, let slot { try node.output.attach(RunningBranch(prefix: plan.key, bin: bin, pipeline: pipeline, slot: slot)) }
         let gate = BranchGate()
-        live.withLock { live in
-            live.move(plan.key, .join)
-            live.branches[plan.key] = BranchPart(output: node?.output, gate: gate)
-        }
+        live.withLock { $0.join(plan.key, output: node?.output, gate: gate) }
         pipeline.add(bin)
         bin.element.syncStateWithParent()
         var feeds: [LiveBranch.Feed] = []

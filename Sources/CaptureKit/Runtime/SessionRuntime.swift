@@ -32,6 +32,13 @@ final class SessionRuntime: Sendable {
             branches[key].flatMap { $0.lifecycle.phase == .live ? $0.running : nil }
         }
 
+        /// Starts the branch keyed `key` joining, with a new gate and its output (none for a
+        /// stage); a key already joining, live or draining is a programming error (`move`).
+        mutating func join(_ key: String, output: (any OutputNode)?, gate: BranchGate) {
+            move(key, .join)
+            branches[key] = BranchPart(output: output, gate: gate)
+        }
+
         /// Moves the branch keyed `key` on `event` and performs what the move says. A move the
         /// lifecycle does not have is a programming error: asserted in debug builds, logged
         /// and ignored in release ones.
