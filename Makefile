@@ -14,13 +14,14 @@ demo: deps
 	$(SWIFT) build --product capture
 	@echo "wrote $$(.build/debug/capture snap -d virtual -o photo.jpg --orientation portrait --force)"
 
-# Installs what is missing, builds everything (library, commands, examples, tests) once, runs every test.
-# Serially: the virtual cameras are shared devices, as real ones are.
+# Installs what is missing, builds everything (library, commands, examples, tests) once, runs every test
+# in parallel (scripts/run-tests.sh: each test has devices of its own, a CaptureContext; the suites
+# that share something say what and run one test at a time).
 # Then builds the documentation, failing on any DocC warning (a separate step: `swift test` holds
 # the build folder that generate-documentation needs).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
+	SWIFT=$(SWIFT) scripts/run-tests.sh
 	$(DOCS)
 
 # The DocC archive of the CaptureKit module, .build/plugins/Swift-DocC/outputs/CaptureKit.doccarchive;

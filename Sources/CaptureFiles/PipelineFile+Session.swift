@@ -106,7 +106,7 @@ extension PipelineFile {
     {
         let reference = try input.device.resolvingFileCamera(at: input.deviceLocation)
         let deviceInput = try capture(at: input.deviceLocation) { () throws(CaptureError) in
-            try CaptureDeviceInput(device: try Self.findDevice(reference, microphone: expectsAudio))
+            try CaptureDeviceInput(device: try Self.findDevice(reference, microphone: expectsAudio, in: session.context))
         }
         if input.format != nil || input.audioFormat != nil {
             try capture(at: input.formatLocation ?? input.location) { () throws(CaptureError) in
@@ -134,14 +134,15 @@ extension PipelineFile {
         return deviceInput
     }
 
-    /// The device a reference names, as `CaptureDevice.find(_:)` finds it. When none matches and
-    /// the input is meant to be a `microphone`, the error lists the microphones (`INDEX:
-    /// UNIQUEID`, indices into `CaptureDevice.devices()` as a device index counts them).
-    static func findDevice(_ reference: DeviceReference, microphone: Bool) throws(CaptureError) -> CaptureDevice {
+    /// The device a reference names, as `context.find(_:)` finds it (the session's context's
+    /// devices). When none matches and the input is meant to be a `microphone`, the error lists
+    /// the microphones (`INDEX: UNIQUEID`, indices into `context.devices()` as a device index
+    /// counts them).
+    static func findDevice(_ reference: DeviceReference, microphone: Bool, in context: CaptureContext) throws(CaptureError) -> CaptureDevice {
         do {
-            return try CaptureDevice.find(reference.findReference)
+            return try context.find(reference.findReference)
         } catch where microphone && error.code == .deviceNotFound {
-            let microphones = CaptureDevice.devices().enumerated().filter { $0.element.hasMediaType(.audio) }
+            let microphones = context.devices().enumerated().filter { $0.element.hasMediaType(.audio) }
             throw .deviceNotFound(reference.findReference, available: microphones.map { "\($0.offset): \($0.element.uniqueID)" })
         }
     }

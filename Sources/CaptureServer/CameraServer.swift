@@ -49,7 +49,8 @@ public actor CameraServer: Service {
     /// unknown one) and the recordings' folder (created if need be); it listens from ``run()``.
     /// Throws `invalidSetting` for a host beyond loopback without a token (decided on the
     /// addresses the host resolves to), and for the other mistakes ``Configuration`` lists.
-    public init(configuration: Configuration) throws(CaptureError) {
+    /// The camera is found among `context`'s devices, and its session is of that context.
+    public init(configuration: Configuration, context: CaptureContext = .shared) throws(CaptureError) {
         address = try configuration.validate()
         let recordings: RecordingsDirectory
         do {
@@ -59,7 +60,7 @@ public actor CameraServer: Service {
                                   valid: "a folder that exists or can be created (\(error.localizedDescription))")
         }
         self.configuration = configuration
-        camera = try ServerCamera(device: configuration.device, preset: configuration.preset, recordings: recordings)
+        camera = try ServerCamera(device: configuration.device, preset: configuration.preset, recordings: recordings, context: context)
     }
 
     /// The page's folder (index.html, app.js, style.css).

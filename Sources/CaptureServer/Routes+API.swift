@@ -58,14 +58,14 @@ extension ServerRoutes {
     /// `GET /api/devices`, `GET /api/state`, `POST /api/device`, `POST /api/controls`.
     func addAPI(to router: Router<ServerContext>) {
         router.get("/api/devices") { _, _ -> Response in
-            try .json(ServerCamera.cameras().map(DeviceInfo.init))
+            try .json(camera.cameras().map(DeviceInfo.init))
         }
         router.get("/api/state") { _, _ -> Response in
             try .json(try state())
         }
         router.post("/api/device") { request, _ -> Response in
             let body = try await JSONBody(request, keys: ["uniqueID"])
-            let ids = ServerCamera.cameras().map(\.uniqueID)
+            let ids = camera.cameras().map(\.uniqueID)
             guard let uniqueID = try body.string("uniqueID", valid: ids.joined(separator: ", ")) else {
                 throw APIError.badRequest("missingKey", "the body has no \"uniqueID\"; valid: \(ids.joined(separator: ", "))")
             }

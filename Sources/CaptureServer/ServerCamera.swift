@@ -19,7 +19,7 @@ final class ServerCamera: Sendable {
         var running = false
     }
 
-    let session = CaptureSession()
+    let session: CaptureSession
     let stream: StreamOutput
     let still = StillImageOutput()
     let movie = MovieFileOutput()
@@ -31,10 +31,11 @@ final class ServerCamera: Sendable {
     /// `/api/record/start` and `/api/record/stop`, one at a time.
     let recordCommands = SerialQueue()
 
-    /// A camera for the device `reference` (as `capture devices` names it), recording into
-    /// `recordings`. Throws for an unknown device.
-    init(device reference: String, preset: SessionPreset, recordings: RecordingsDirectory) throws(CaptureError) {
-        let device = try CaptureDevice.find(reference)
+    /// A camera for the device `reference` (as `capture devices` names it) among `context`'s,
+    /// recording into `recordings`. Throws for an unknown device.
+    init(device reference: String, preset: SessionPreset, recordings: RecordingsDirectory, context: CaptureContext) throws(CaptureError) {
+        session = CaptureSession(context: context)
+        let device = try context.find(reference)
         let input = try CaptureDeviceInput(device: device)
         stream = try StreamOutput(target: .webRTC)
         self.recordings = recordings
@@ -84,11 +85,12 @@ final class ServerCamera: Sendable {
     /// The device in use.
     var device: CaptureDevice { state.withLock { $0.input.device } }
 
-    /// The cameras there are.
-    static func cameras() -> [CaptureDevice] {
-        var devices = CaptureDevice.devices(for: .video)
+    /// The cameras there are, in the session's context.
+    func cameras() -> [CaptureDevice] {
+        let context = session.context
+        var devices = context.devices(for: .video)
         for virtual in ["virtual", "virtual-front"] {
-            if let camera = try? CaptureDevice.find(virtual), !devices.contains(camera) { devices.append(camera) }
+            if let camera = try? context.find(virtual), !devices.contains(camera) { devices.append(camera) }
         }
         return devices
     }
@@ -97,7 +99,7 @@ final class ServerCamera: Sendable {
     /// the source; the outputs' branches (the WebRTC viewers, a recording) stay. Throws
     /// `deviceNotFound` naming the cameras there are.
     func switchDevice(to uniqueID: String) async throws(CaptureError) -> CaptureDevice {
-        let cameras = Self.cameras()
+        let cameras = self.cameras()
         guard let device = cameras.first(where: { $0.uniqueID == uniqueID }) else {
             throw .deviceNotFound(uniqueID, available: cameras.map(\.uniqueID))
         }

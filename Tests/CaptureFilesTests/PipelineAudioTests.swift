@@ -15,14 +15,6 @@ struct PipelineAudioTests {
         PipelineFile.SourceLocation(file: file, line: line, column: column)
     }
 
-    /// The virtual microphone's default format, put back after a test changed it.
-    static func restoreMicrophoneFormat() throws {
-        let mic = try CaptureDevice.find("virtual:microphone")
-        try mic.lockForConfiguration()
-        defer { mic.unlockForConfiguration() }
-        try mic.setActiveFormat(CaptureDevice.Format(audioFormat: AudioFormat(sampleRate: 48000, channelCount: 2, sampleFormat: .s16le)))
-    }
-
     /// The microphones as a device-not-found error lists them: `INDEX: UNIQUEID` in `devices()`.
     static var microphoneList: [String] {
         CaptureDevice.devices().enumerated().filter { $0.element.hasMediaType(.audio) }.map { "\($0.offset): \($0.element.uniqueID)" }
@@ -41,7 +33,7 @@ struct PipelineAudioTests {
             run:
               seconds: 1
             """
-        let built = try PipelineFile.parse(yaml, fileName: "mic.yaml").makeSession()
+        let built = try PipelineFile.parse(yaml, fileName: "mic.yaml").makeSession(context: CaptureContext())
         #expect(built.inputs.map(\.device.uniqueID) == ["virtual:microphone"])
         let output = try #require(built.outputs.first as? AudioDataOutput)
         #expect(output.audioSettings == nil)
@@ -49,15 +41,13 @@ struct PipelineAudioTests {
         #expect(built.session.pipelineDescription.hasPrefix("audiotestsrc name=input0_src is-live=true"), "\(built.session.pipelineDescription)")
     }
 
-    @Test("an audio format picks the device format with every part given, preferring the active one")
+    @Test("an audio format picks the device format with every part given, preferring the active one (each file on a new context's microphone)")
     func audioFormatSelection() throws {
-        defer { try? Self.restoreMicrophoneFormat() }
         for (written, expected) in [
             ("48000Hz mono", AudioFormat(sampleRate: 48000, channelCount: 1, sampleFormat: .s16le)),
             ("f32le", AudioFormat(sampleRate: 48000, channelCount: 2, sampleFormat: .f32le)),
             ("48kHz stereo s16le", AudioFormat(sampleRate: 48000, channelCount: 2, sampleFormat: .s16le)),
         ] {
-            try Self.restoreMicrophoneFormat()
             let yaml = """
                 version: 1
                 preset: vga640x480
@@ -68,7 +58,7 @@ struct PipelineAudioTests {
                 run:
                   seconds: 1
                 """
-            let built = try PipelineFile.parse(yaml, fileName: "mic.yaml").makeSession()
+            let built = try PipelineFile.parse(yaml, fileName: "mic.yaml").makeSession(context: CaptureContext())
             #expect(built.input(named: "mic")?.device.activeFormat.audioFormat == expected, "\(written)")
             let caps = "caps=audio/x-raw,format=\(expected.sampleFormat.rawValue.uppercased()),layout=interleaved,"
                 + "rate=\(expected.sampleRate),channels=\(expected.channelCount)"
@@ -90,7 +80,7 @@ struct PipelineAudioTests {
               seconds: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "rate.yaml")
-        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession(context: CaptureContext()) }
         #expect(error.location == Self.at("rate.yaml", 4, 13))
         let available = ["48000Hz mono s16le", "48000Hz mono f32le", "48000Hz stereo s16le", "48000Hz stereo f32le"]
         #expect(error.kind == .capture(.unsupportedFormat("44100Hz mono", available: available)))
@@ -110,7 +100,7 @@ struct PipelineAudioTests {
               seconds: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "camera.yaml")
-        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession(context: CaptureContext()) }
         #expect(error.location == Self.at("camera.yaml", 4, 13))
         guard case .capture(let captureError) = error.kind, captureError.code == .unsupportedFormat else {
             Issue.record("unexpected \(error)")
@@ -137,7 +127,7 @@ struct PipelineAudioTests {
                   seconds: 1
                 """
             let file = try PipelineFile.parse(yaml, fileName: "mic.yaml")
-            let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+            let error = try #require(throws: PipelineFileError.self) { try file.makeSession(context: CaptureContext()) }
             #expect(error.location == Self.at("mic.yaml", 3, 26))
             #expect(error.kind == .capture(.deviceNotFound("No Such Mic", available: Self.microphoneList)))
             #expect(Self.microphoneList.contains { $0.hasSuffix(": virtual:microphone") })
@@ -166,7 +156,7 @@ struct PipelineAudioTests {
             """
         let file = try PipelineFile.parse(yaml, fileName: "media.yaml")
         #expect(file.outputs.allSatisfy { !$0.connection.namesInput })
-        let built = try file.makeSession()
+        let built = try file.makeSession(context: CaptureContext())
         #expect(built.output(named: "frames")?.connections.first?.inputPorts.map(\.description) == ["virtual:back/video"])
         #expect(built.output(named: "photo")?.connections.first?.inputPorts.map(\.description) == ["virtual:back/video"])
         #expect(built.output(named: "sound")?.connections.first?.inputPorts.map(\.description) == ["virtual:microphone/audio"])
@@ -188,7 +178,7 @@ struct PipelineAudioTests {
             run:
               frames: 1
             """
-        let error = try #require(throws: PipelineFileError.self) { try PipelineFile.parse(named, fileName: "still.yaml").makeSession() }
+        let error = try #require(throws: PipelineFileError.self) { try PipelineFile.parse(named, fileName: "still.yaml").makeSession(context: CaptureContext()) }
         #expect(error.location == Self.at("still.yaml", 8, 19))
         #expect(error.kind == .wrongMediaInput(kind: "still", output: "snap", needs: .video, input: "mic", suggestion: "camera"))
         #expect(error.description == "still.yaml:8:19: still output 'snap' needs a video input, but input 'mic' is a microphone; "
@@ -203,7 +193,7 @@ struct PipelineAudioTests {
             run:
               seconds: 1
             """
-        let missing = try #require(throws: PipelineFileError.self) { try PipelineFile.parse(cameraOnly, fileName: "audio.yaml").makeSession() }
+        let missing = try #require(throws: PipelineFileError.self) { try PipelineFile.parse(cameraOnly, fileName: "audio.yaml").makeSession(context: CaptureContext()) }
         #expect(missing.location == Self.at("audio.yaml", 5, 5))
         #expect(missing.kind == .wrongMediaInput(kind: "audioData", output: "sound", needs: .audio, input: nil, suggestion: nil))
         #expect(missing.description.hasSuffix("audioData output 'sound' needs an audio input, but the file has no audio input; "
@@ -227,7 +217,7 @@ struct PipelineAudioTests {
             run:
               seconds: 0.1
             """
-        let built = try PipelineFile.parse(yaml, fileName: "tone.yaml").makeSession()
+        let built = try PipelineFile.parse(yaml, fileName: "tone.yaml").makeSession(context: CaptureContext())
         let directory = try PipelineExamplesTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = try await built.run(writingTo: directory)
@@ -256,7 +246,7 @@ struct PipelineAudioTests {
             run:
               seconds: 1
             """
-        let built = try PipelineFile.parse(yaml, fileName: "ears.yaml").makeSession()
+        let built = try PipelineFile.parse(yaml, fileName: "ears.yaml").makeSession(context: CaptureContext())
         let directory = try PipelineExamplesTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = try await built.run(writingTo: directory)
@@ -277,7 +267,7 @@ struct PipelineAudioTests {
             run:
               seconds: 0.1
             """
-        let built = try PipelineFile.parse(yaml, fileName: "long.yaml").makeSession()
+        let built = try PipelineFile.parse(yaml, fileName: "long.yaml").makeSession(context: CaptureContext())
         #expect(built.expectedLength == .seconds(1000))
         let directory = try PipelineExamplesTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

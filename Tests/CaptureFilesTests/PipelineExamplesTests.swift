@@ -93,13 +93,13 @@ struct PipelineExamplesTests {
 
     @Test("the README's and the DocC article's audio example is pipelines/record-audio.yaml, and the article's error is what it says")
     func documentedAudioExample() throws {
-        let example = try Self.load("record-audio").makeSession().session.pipelineDescription
+        let example = try Self.load("record-audio").makeSession(context: CaptureContext()).session.pipelineDescription
         let article = "Sources/CaptureKit/CaptureKit.docc/RunningPipelineFiles.md"
         let snippets = try Self.fencedBlocks(in: "README.md", language: "yaml", containing: "virtual-mic")
             + Self.fencedBlocks(in: article, language: "yaml", containing: "virtual-mic")
         #expect(snippets.count == 2, "\(snippets)")
         for snippet in snippets {
-            #expect(try PipelineFile.parse(snippet, fileName: "snippet.yaml").makeSession().session.pipelineDescription == example)
+            #expect(try PipelineFile.parse(snippet, fileName: "snippet.yaml").makeSession(context: CaptureContext()).session.pipelineDescription == example)
         }
         let articleSnippet = try #require(snippets.last)
         let wrong = articleSnippet.replacing("connection: { input: mic }", with: "connection: { input: camera }")
@@ -123,10 +123,9 @@ struct PipelineExamplesTests {
 
     @Test("running the example does what the file says", arguments: examples)
     func runExample(name: String) async throws {
-        // Each example starts from a new device's controls, as in a `capture run` process.
-        for device in CaptureDevice.devices(for: .video) { device.restoreDefaultControls() }
+        // Each example starts from new devices' controls (a context of its own), as in a `capture run` process.
         let file = try Self.load(name)
-        let built = try file.makeSession()
+        let built = try file.makeSession(context: CaptureContext())
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         // Device controls outlive a run, as on AVFoundation; give the next example a fresh camera.
@@ -261,7 +260,7 @@ struct PipelineExamplesTests {
 
     @Test("the report's description lists every output and file")
     func reportDescription() async throws {
-        let built = try Self.load("timelapse").makeSession()
+        let built = try Self.load("timelapse").makeSession(context: CaptureContext())
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = try await built.run(writingTo: directory)
@@ -288,7 +287,7 @@ struct PipelineExamplesTests {
               frames: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "missing.yaml")
-        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession(context: CaptureContext()) }
         #expect(error.location == PipelineFile.SourceLocation(file: "missing.yaml", line: 4, column: 13))
         guard case .capture(let captureError) = error.kind, captureError.code == .deviceNotFound else {
             Issue.record("unexpected \(error)")
@@ -311,7 +310,7 @@ struct PipelineExamplesTests {
               frames: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "index.yaml")
-        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession(context: CaptureContext()) }
         #expect(error.location == PipelineFile.SourceLocation(file: "index.yaml", line: 3, column: 13))
         #expect(error.kind == .capture(.deviceNotFound("99", available: CaptureDevice.devices().enumerated().map {
             "\($0.offset): \($0.element.uniqueID)"
@@ -331,7 +330,7 @@ struct PipelineExamplesTests {
               frames: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "format.yaml")
-        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession(context: CaptureContext()) }
         #expect(error.location == PipelineFile.SourceLocation(file: "format.yaml", line: 4, column: 13))
         guard case .capture(let captureError) = error.kind, captureError.code == .unsupportedFormat else {
             Issue.record("unexpected \(error)")
@@ -355,7 +354,7 @@ struct PipelineExamplesTests {
               frames: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "rate.yaml")
-        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession(context: CaptureContext()) }
         #expect(error.location == PipelineFile.SourceLocation(file: "rate.yaml", line: 4, column: 13))
         guard case .capture(let captureError) = error.kind, captureError.code == .unsupportedFormat else {
             Issue.record("unexpected \(error)")
@@ -377,13 +376,9 @@ struct PipelineExamplesTests {
               frames: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "rate.yaml")
-        let built = try file.makeSession()
+        let built = try file.makeSession(context: CaptureContext())
         #expect(built.plannedFrameRate(ofInputAt: 0) == 15)
         #expect(built.session.pipelineDescription.contains("width=640,height=480,framerate=15/1"), "\(built.session.pipelineDescription)")
-        let device = try CaptureDevice.find("virtual")
-        try device.lockForConfiguration()
-        defer { device.unlockForConfiguration() }
-        try device.setActiveVideoMinFrameDuration(CaptureDevice.defaultFrameDuration)
     }
 
     @Test("an input format with a preset other than inputPriority is a conflict at the format")
@@ -400,7 +395,7 @@ struct PipelineExamplesTests {
               frames: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "conflict.yaml")
-        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession(context: CaptureContext()) }
         #expect(error.location == PipelineFile.SourceLocation(file: "conflict.yaml", line: 5, column: 13))
         guard case .conflictingKeys("format", with: "preset", _) = error.kind else {
             Issue.record("unexpected \(error)")
@@ -421,7 +416,7 @@ struct PipelineExamplesTests {
               frames: 1
             """
         let file = try PipelineFile.parse(yaml, fileName: "twice.yaml")
-        let error = try #require(throws: PipelineFileError.self) { try file.makeSession() }
+        let error = try #require(throws: PipelineFileError.self) { try file.makeSession(context: CaptureContext()) }
         #expect(error.location == PipelineFile.SourceLocation(file: "twice.yaml", line: 4, column: 13))
         #expect(error.kind == .capture(.inputAlreadyAdded(device: "virtual:back")))
     }
@@ -453,7 +448,7 @@ struct PipelineExamplesTests {
             run:
               frames: 1
             """
-        let built = try PipelineFile.parse(yaml, fileName: "map.yaml").makeSession()
+        let built = try PipelineFile.parse(yaml, fileName: "map.yaml").makeSession(context: CaptureContext())
         #expect(built.session.sessionPreset == .inputPriority)
         #expect(built.inputs.map(\.device.uniqueID) == ["virtual:back", "virtual:front"])
         #expect(built.input(named: "front")?.device.activeFormat.width == 640)
@@ -489,7 +484,7 @@ struct PipelineExamplesTests {
             run:
               frames: 3
             """
-        let built = try PipelineFile.parse(yaml, fileName: "append.yaml").makeSession()
+        let built = try PipelineFile.parse(yaml, fileName: "append.yaml").makeSession(context: CaptureContext())
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let report = try await built.run(writingTo: directory)
@@ -513,7 +508,7 @@ struct PipelineExamplesTests {
             run:
               frames: 100000
             """
-        let built = try PipelineFile.parse(yaml, fileName: "slow.yaml").makeSession()
+        let built = try PipelineFile.parse(yaml, fileName: "slow.yaml").makeSession(context: CaptureContext())
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ContinuousClock()
@@ -551,7 +546,7 @@ struct PipelineExamplesTests {
             run:
               frames: 1
             """
-        let built = try PipelineFile.parse(yaml, fileName: "blocked.yaml").makeSession()
+        let built = try PipelineFile.parse(yaml, fileName: "blocked.yaml").makeSession(context: CaptureContext())
         let error = await #expect(throws: PipelineRunError.self) {
             try await built.run(writingTo: directory)
         }

@@ -52,7 +52,7 @@ import Testing
     /// The error making the session of the pipeline file at `path` throws.
     static func sessionError(_ path: String) throws -> PipelineFileError {
         do {
-            _ = try PipelineFile.load(contentsOf: path).makeSession()
+            _ = try PipelineFile.load(contentsOf: path).makeSession(context: CaptureContext())
         } catch {
             return error
         }
@@ -66,7 +66,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scratch.root) }
         // The working directory is not the pipeline file's folder: the path must not be read from it.
         #expect(FileManager.default.currentDirectoryPath != scratch.pipes.path)
-        let pipeline = try PipelineFile.load(contentsOf: try scratch.pipeline(device: "scene.png")).makeSession()
+        let pipeline = try PipelineFile.load(contentsOf: try scratch.pipeline(device: "scene.png")).makeSession(context: CaptureContext())
         let real = scratch.pipes.resolvingSymlinksInPath().appendingPathComponent("scene.png").path
         #expect(pipeline.inputs.first?.device.uniqueID == "file:" + real)
         let out = scratch.root.appendingPathComponent("out")

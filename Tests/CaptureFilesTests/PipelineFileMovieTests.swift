@@ -97,7 +97,7 @@ struct PipelineFileMovieTests {
             bitrate: 800000
             audio: {}
             """), fileName: "movie.yaml")
-        let built = try file.makeSession()
+        let built = try file.makeSession(context: CaptureContext())
         let movie = try #require(built.outputs.first as? MovieFileOutput)
         #expect(movie.maxRecordedDuration.seconds == 3 && movie.maxRecordedFileSize == 2 * 1024 * 1024)
         #expect(movie.movieFragmentInterval.seconds == 0.5)
@@ -106,7 +106,7 @@ struct PipelineFileMovieTests {
 
         let tooLow = try PipelineFile.parse(yaml("bitrate: 5"), fileName: "movie.yaml")
         do {
-            _ = try tooLow.makeSession()
+            _ = try tooLow.makeSession(context: CaptureContext())
             Issue.record("a 5 bit/s movie was accepted")
         } catch {
             #expect(error.location == at(8, 5))

@@ -23,7 +23,7 @@ struct PipelineFilePreviewTests {
             return
         }
         #expect(spec.name == "view" && spec.sink == .kms && spec.gravity == .resizeAspectFill && spec.size == .init(width: 800, height: 480))
-        let built = try file.makeSession()
+        let built = try file.makeSession(context: CaptureContext())
         let preview = try #require(built.session.connections.lazy.compactMap { $0.output as? VideoPreview }.first)
         #expect(preview.sink == .kms && preview.videoGravity == .resizeAspectFill && preview.bounds == CGRect(x: 0, y: 0, width: 800, height: 480))
         #expect(preview.connection?.videoOrientation == .landscapeLeft && preview.connection?.isVideoMirrored == true)

@@ -134,13 +134,13 @@ import Testing
     func runChecksFirst() async throws {
         let scratch = try Scratch()
         defer { try? FileManager.default.removeItem(at: scratch.root) }
-        let outside = try PipelineFile.parse(Self.stillFile("../passwd"), fileName: "paths.yaml").makeSession()
+        let outside = try PipelineFile.parse(Self.stillFile("../passwd"), fileName: "paths.yaml").makeSession(context: CaptureContext())
         await #expect(throws: PipelineRunError.self) { try await outside.run(writingTo: scratch.out, replacingExistingFiles: true) }
         #expect(!outside.session.isRunning)
         #expect(scratch.decoyText == "root:x:0:0\n")
         let existing = scratch.out.appendingPathComponent("photo.jpg")
         try Data("old".utf8).write(to: existing)
-        let inside = try PipelineFile.parse(Self.stillFile("photo.jpg"), fileName: "paths.yaml").makeSession()
+        let inside = try PipelineFile.parse(Self.stillFile("photo.jpg"), fileName: "paths.yaml").makeSession(context: CaptureContext())
         let error = await #expect(throws: PipelineRunError.self) { try await inside.run(writingTo: scratch.out) }
         guard case .unsafePath(let fileError)? = error else {
             Issue.record("unexpected \(String(describing: error))")

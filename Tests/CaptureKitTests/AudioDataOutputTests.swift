@@ -25,7 +25,7 @@ final class AudioRecordingDelegate: AudioDataOutputSampleBufferDelegate {
 
 /// AudioDataOutput on a standalone pipeline: the virtual microphone's source chain linked to the
 /// output's branch (no tee, no session), its signal installed, the appsink attached.
-@Suite("AudioDataOutput", .serialized)
+@Suite("AudioDataOutput", .ownDevices, .serialized)
 struct AudioDataOutputTests {
     struct Run {
         var delegated: [SampleBuffer]
@@ -35,7 +35,7 @@ struct AudioDataOutputTests {
 
     /// Runs the virtual microphone in `deviceFormat` into `output` for `seconds`.
     static func run(_ output: AudioDataOutput, deviceFormat: AudioFormat, seconds: Double = 1.0) async throws -> Run {
-        let mic = VirtualMicrophone.device
+        let mic = CaptureDevice.virtualMicrophone
         let format = try #require(mic.formats.first { $0.audioFormat == deviceFormat })
         let chain = AudioSource.sourceChain(prefix: "input0", device: mic, format: format) + output.audioBranch(prefix: "output0")
         let built = try PlanPipeline(chain)

@@ -6,7 +6,7 @@ import Testing
 /// Microphones: the virtual one, and hardware ones as GstDeviceMonitor describes them (none
 /// exist on the test machines, so their descriptions are made by hand from what PulseAudio,
 /// ALSA and PipeWire devices report).
-@Suite("Audio devices", .serialized)
+@Suite("Audio devices", .ownDevices, .serialized)
 struct AudioDeviceTests {
     /// A USB microphone as GStreamer's PulseAudio provider describes it.
     static func pulseMicrophone(name: String = "alsa_input.usb-Blue_Microphones_Yeti_Stereo_Microphone_REV8-00.analog-stereo",
@@ -102,7 +102,8 @@ struct AudioDeviceTests {
         #expect(registry.microphones().map(\.uniqueID).suffix(2) == [description.uniqueID, "virtual:microphone"])
         #expect(registry.defaultDevice(for: .audio) == mic)
         #expect(!registry.cameras().contains(mic) && registry.devices() == registry.cameras() + registry.microphones())
-        #expect(registry.device(uniqueID: description.uniqueID) == mic && registry.device(uniqueID: "virtual:microphone") == VirtualMicrophone.device)
+        #expect(registry.device(uniqueID: description.uniqueID) == mic && registry.device(uniqueID: "virtual:microphone")?.uniqueID == "virtual:microphone"
+                && registry.device(uniqueID: "virtual:microphone") != CaptureDevice.virtualMicrophone, "its own virtual microphone, not another context's")
         #expect(registry.register(description.candidate) === mic, "still connected: the same object")
         let builtIn = try #require(try Self.pulseMicrophone(name: "alsa_input.pci-0000_00_1f.3.analog-stereo", isDefault: true))
         let systemDefault = registry.register(builtIn.candidate)
@@ -120,7 +121,7 @@ struct AudioDeviceTests {
 
     @Test("source chains: the virtual microphone's audiotestsrc, a hardware microphone's own element with its properties; none for a camera")
     func sourceChains() throws {
-        let virtual = VirtualMicrophone.device
+        let virtual = CaptureDevice.virtualMicrophone
         let mono = try #require(virtual.formats.first { $0.description == "48000 Hz 1 ch f32le" })
         #expect(AudioSource.sourceChain(prefix: "input1", device: virtual, format: mono) == [
             .init("audiotestsrc", name: "input1_src", [.init("is-live", "true"), .init("wave", "silence"), .init("samplesperbuffer", "480")]),
@@ -134,7 +135,7 @@ struct AudioDeviceTests {
             .init("audioresample", name: "input2_resample"),
             .init("capsfilter", name: "input2_caps", [.init("caps", "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=2")]),
         ])
-        #expect(AudioSource.sourceChain(prefix: "input0", device: VirtualCamera.back, format: VirtualCamera.formats[0]).isEmpty)
+        #expect(AudioSource.sourceChain(prefix: "input0", device: CaptureDevice.find(virtual: .back), format: VirtualCamera.formats[0]).isEmpty)
         // A chain that GStreamer builds: pulsesrc exists here (no server to open, so not played).
         if GStreamer.hasElement("pulsesrc") {
             _ = try PlanPipeline(AudioSource.sourceChain(prefix: "input2", device: pulse, format: pulse.activeFormat))
@@ -149,7 +150,7 @@ struct AudioDeviceTests {
     func sessionWithMicrophone() async throws {
         let output = VideoDataOutput()
         let test = try TestSession(outputs: [output])
-        let mic = try CaptureDeviceInput(device: VirtualMicrophone.device)
+        let mic = try CaptureDeviceInput(device: CaptureDevice.virtualMicrophone)
         try test.session.checked.addInput(mic)
         #expect(test.session.connections.count == 1 && test.session.connections[0].inputPorts.allSatisfy { $0.mediaType == .video },
                 "a microphone does not connect to a video output")

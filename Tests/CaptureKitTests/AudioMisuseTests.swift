@@ -3,7 +3,7 @@ import Testing
 @testable import CaptureKit
 
 /// What a microphone or an audio output refuses, with the offending value.
-@Suite("Audio misuse", .serialized)
+@Suite("Audio misuse", .ownDevices, .serialized)
 struct AudioMisuseTests {
     @Test("invalid audioSettings throw invalidSetting naming the value and the valid range; valid ones are kept")
     func invalidSettings() throws {
@@ -30,7 +30,7 @@ struct AudioMisuseTests {
 
     @Test("camera settings on a locked microphone throw unsupported naming the feature and the microphone")
     func cameraSettingsOnMicrophone() throws {
-        let mic = VirtualMicrophone.device
+        let mic = CaptureDevice.virtualMicrophone
         #expect(throws: CaptureError.notLocked(device: "virtual:microphone")) { try mic.setVideoZoomFactor(2) }
         try mic.lockForConfiguration()
         defer { mic.unlockForConfiguration() }

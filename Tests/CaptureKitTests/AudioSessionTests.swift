@@ -4,13 +4,13 @@ import Testing
 @testable import CaptureKit
 
 /// A session with a camera and the virtual microphone: both on one clock, audio as the signal says.
-@Suite("Audio in a session", .serialized)
+@Suite("Audio in a session", .ownDevices, .serialized)
 struct AudioSessionTests {
     @Test("video and audio share the session's clock: the first samples of each are within 20 ms, and audio matches the virtual microphone's signal")
     func sharedClock() async throws {
         let frames = VideoDataOutput(), audio = AudioDataOutput()
         let test = try TestSession(preset: .cif352x288, outputs: [frames])
-        let mic = try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })
+        let mic = CaptureDevice.virtualMicrophone
         try test.session.checked.addInput(CaptureDeviceInput(device: mic))
         try test.session.checked.addOutput(audio)
         #expect(audio.connection(with: .audio) != nil)
@@ -42,7 +42,7 @@ struct AudioSessionTests {
     func addAudioLive() async throws {
         let frames = VideoDataOutput()
         let test = try TestSession(preset: .cif352x288, outputs: [frames])
-        let mic = try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })
+        let mic = CaptureDevice.virtualMicrophone
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let pipeline = try #require(test.session.runtime?.pipeline)

@@ -4,7 +4,7 @@ import Testing
 
 /// The auto modes converge over frames on the virtual camera, through the same loop that runs
 /// on V4L2 cameras' frames.
-@Suite("Auto modes", .serialized)
+@Suite("Auto modes", .ownDevices, .serialized)
 struct AutoModesTests {
     /// Statistics of a BGRA frame over `rect`.
     static func statistics(_ sample: SampleBuffer, _ rect: MeterRect = .centreHalf) throws -> FrameStatistics {

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @_spi(Benchmark) @testable import CaptureKit
 
-@Suite("Bracketed capture", .serialized)
+@Suite("Bracketed capture", .ownDevices, .serialized)
 struct BracketTests {
     /// Takes a bracket and writes each JPEG to a file of its own, in order.
     static func jpegFiles(_ still: StillImageOutput, _ connection: CaptureConnection,

@@ -2,7 +2,7 @@ import Testing
 @testable import CaptureKit
 
 /// The branch lifecycle's moves, without GStreamer: every phase against every event.
-@Suite("Branch lifecycle")
+@Suite("Branch lifecycle", .ownDevices, .ownDevices)
 struct BranchLifecycleTests {
     typealias Phase = BranchLifecycle.Phase
     typealias Event = BranchLifecycle.Event

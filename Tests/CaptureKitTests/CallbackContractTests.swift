@@ -6,7 +6,7 @@ import Testing
 
 /// What every callback may do: stop the session or remove outputs from inside it, without a
 /// deadlock; and what no streaming thread does: wait for user code.
-@Suite("Callback contract", .serialized)
+@Suite("Callback contract", .ownDevices, .serialized)
 struct CallbackContractTests {
     /// Calls `action` once, from inside the first callback that reaches it, and tells when it returned.
     final class OneShot: Sendable {
@@ -112,7 +112,7 @@ struct CallbackContractTests {
     func stopFromAudioDelegate() async throws {
         let audio = AudioDataOutput()
         let session = CaptureSession()
-        try session.checked.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })))
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.virtualMicrophone))
         try session.checked.addOutput(audio)
         let shot = OneShot { session.stopRunning() }
         let delegate = AudioDelegate(shot)
@@ -143,7 +143,7 @@ struct CallbackContractTests {
 }
 
 /// Still completion handlers: on the output's queue, in request order, whichever path.
-@Suite("Still completion order", .serialized)
+@Suite("Still completion order", .ownDevices, .serialized)
 struct StillCompletionOrderTests {
     static let queueKey = DispatchSpecificKey<String>()
 

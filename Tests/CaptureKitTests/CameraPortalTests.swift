@@ -8,7 +8,7 @@ import Testing
 /// the test: the portal's answer becomes `authorizationStatus(for: .video)`, a grant hands over a
 /// PipeWire connection that the PipeWire cameras' sources read through, and without a portal
 /// nothing changes.
-@Suite("Camera portal", .serialized)
+@Suite("Camera portal", .ownDevices, .serialized)
 struct CameraPortalTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/fake-camera-portal.py").path
@@ -52,7 +52,7 @@ struct CameraPortalTests {
         }
         // The PipeWire provider connects as before the grant; what it found through the
         // portal's connection is gone.
-        if hadRemote { DeviceRegistry.shared.restartMonitoring() }
+        if hadRemote { CaptureContext.shared.registry.restartMonitoring() }
     }
 
     @Test("sandboxed (no PipeWire socket of its own), a granted process lists the PipeWire camera through the portal's connection and reads frames from it")

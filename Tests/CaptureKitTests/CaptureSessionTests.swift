@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import CaptureKit
 
-@Suite("CaptureSession", .serialized)
+@Suite("CaptureSession", .ownDevices, .serialized)
 struct CaptureSessionTests {
     @Test("the virtual cameras are always listed, back first, and are the default")
     func virtualDevices() throws {

@@ -6,7 +6,7 @@ import Testing
 /// VideoDataOutput with `codec: .h264`: access units from the session's shared encode,
 /// judged by their NAL units and by ffprobe, key frames on request and the bit rate changed
 /// on a running encoder.
-@Suite("Compressed video data output", .serialized)
+@Suite("Compressed video data output", .ownDevices, .serialized)
 struct CompressedVideoDataOutputTests {
     /// Every access unit a stream delivers, with its time, key-frame flag and bytes.
     final class Units: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(Benchmark) @testable import CaptureKit
 
-@Suite("Configuration lock", .serialized)
+@Suite("Configuration lock", .ownDevices, .serialized)
 struct ConfigurationLockTests {
     @Test("settings need the lock; nested locks are counted")
     func lockRequired() throws {
@@ -21,7 +21,7 @@ struct ConfigurationLockTests {
         #expect(throws: CaptureError.notLocked(device: "virtual:front")) { try device.setActiveFormat(format) }
         // Another handle to the same device shares the lock.
         try device.lockForConfiguration()
-        #expect(CaptureDevice(uniqueID: "virtual:front")?.isLockedForConfiguration == true)
+        #expect(CaptureDevice(uniqueID: "virtual:front", context: TestContext.current)?.isLockedForConfiguration == true)
         device.unlockForConfiguration()
     }
 

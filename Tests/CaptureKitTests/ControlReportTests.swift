@@ -4,11 +4,11 @@ import Testing
 
 /// `ControlReport`, what `capture controls --json` prints: AVFoundation's names with numbers,
 /// ranges and units; V4L2 controls from recorded tables with their types, ranges and menus.
-@Suite("Control report", .serialized)
+@Suite("Control report", .ownDevices, .serialized)
 struct ControlReportTests {
     @Test("the virtual camera's report carries its live values and ranges, and decodes back as written")
     func virtualReport() throws {
-        let device = try #require(CaptureDevice(uniqueID: "virtual:back"))
+        let device = try #require(CaptureDevice(uniqueID: "virtual:back", context: TestContext.current))
         try device.lockForConfiguration()
         try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: 60), iso: 400)
         try device.checked.setExposureTargetBias(-1.5)
@@ -44,7 +44,7 @@ struct ControlReportTests {
 
     @Test("the front camera, which has neither, reports no torch mode and no flash mode but off, as isTorchModeSupported and isFlashModeSupported say")
     func frontReport() throws {
-        let report = try #require(CaptureDevice(uniqueID: "virtual:front")).controlReport()
+        let report = try #require(CaptureDevice(uniqueID: "virtual:front", context: TestContext.current)).controlReport()
         #expect(report.torchMode.supported.isEmpty && report.flashMode.supported == ["off"])
     }
 

@@ -4,24 +4,24 @@ import Testing
 
 /// Every kind states what it can do in one table, and `CaptureDevice`'s capability properties
 /// answer from that table alone.
-@Suite("Device capabilities")
+@Suite("Device capabilities", .ownDevices, .ownDevices)
 struct DeviceCapabilitiesTests {
     @Test("the virtual cameras: the sensor does every control; the loops are software; only the back camera has a torch and flash")
     func virtual() {
-        let back = VirtualCamera.back.capabilities, front = VirtualCamera.front.capabilities
+        let back = CaptureDevice.find(virtual: .back).capabilities, front = CaptureDevice.find(virtual: .front).capabilities
         #expect(back[.exposureCustom] == .device && back[.exposureContinuous] == .software(.exposureLoop))
         #expect(back[.whiteBalanceContinuous] == .software(.grayWorld) && back[.focusContinuous] == .software(.contrastDetectAutoFocus))
         #expect(back.byDevice(.torch) && back.byDevice(.flash) && !front[.torch].isSupported && !front[.flash].isSupported)
-        #expect(VirtualCamera.back.hasTorch && !VirtualCamera.front.hasTorch && VirtualCamera.back.lensAperture == VirtualCamera.aperture)
+        #expect(CaptureDevice.find(virtual: .back).hasTorch && !CaptureDevice.find(virtual: .front).hasTorch && CaptureDevice.find(virtual: .back).lensAperture == VirtualCamera.aperture)
         for mode in [CaptureDevice.ExposureMode.locked, .autoExpose, .continuousAutoExposure, .custom] {
-            #expect(VirtualCamera.front.isExposureModeSupported(mode))
+            #expect(CaptureDevice.find(virtual: .front).isExposureModeSupported(mode))
         }
     }
 
     @Test("a microphone, and a screen, offer no camera control at all")
     func none() throws {
-        #expect(VirtualMicrophone.device.capabilities == .none)
-        #expect(!VirtualMicrophone.device.isExposureModeSupported(.continuousAutoExposure))
+        #expect(CaptureDevice.virtualMicrophone.capabilities == .none)
+        #expect(!CaptureDevice.virtualMicrophone.isExposureModeSupported(.continuousAutoExposure))
         let screen = ScreenDescription(display: ":0", width: 640, height: 480, pixelFormat: .bgrx).makeDevice()
         #expect(screen.capabilities == .none && !screen.isFocusModeSupported(.locked) && !screen.hasTorch && screen.maxWhiteBalanceGain == 1)
     }

@@ -9,7 +9,7 @@ import Testing
 /// control tables here (no camera), and live on vivid in `scripts/v4l2vm-e2e.sh` (`v4l2-live`,
 /// where /dev/video0 exists), as libcamera does on vimc there (`libcamera-live`) and PipeWire on
 /// the node a daemon makes of vivid (`pipewire-live`).
-@Suite("Device conformance", .serialized)
+@Suite("Device conformance", .ownDevices, .serialized)
 struct DeviceConformanceTests {
     /// The kinds under test, by name; made fresh by `device(_:)`.
     /// `CAPTUREKIT_CONFORMANCE_KINDS` (comma-separated) narrows them, for a guest without Xvfb
@@ -57,7 +57,7 @@ struct DeviceConformanceTests {
         switch kind {
         case "virtual-back": return CaptureDevice.find(virtual: .back)
         case "virtual-front": return CaptureDevice.find(virtual: .front)
-        case "microphone": return VirtualMicrophone.device
+        case "microphone": return CaptureDevice.virtualMicrophone
         case "screen":
             let xvfb = try #require(Fixtures.shared.xvfb, "Xvfb is installed by make test (scripts/apt-packages.txt)")
             return try #require(CaptureDevice(uniqueID: "screen:" + xvfb.name))
@@ -167,7 +167,7 @@ struct DeviceConformanceTests {
 
     @Test("a microphone has no camera control: each setter throws, naming the media type")
     func microphoneControls() throws {
-        let device = VirtualMicrophone.device
+        let device = CaptureDevice.virtualMicrophone
         try device.lockForConfiguration()
         defer { device.unlockForConfiguration() }
         for probe in Self.probes {

@@ -5,7 +5,7 @@ import Testing
 
 /// Device identity and choice as seed 000 describes them: an instance never reconnects, a real
 /// camera comes before the virtual ones, and V4L2 says where a camera faces.
-@Suite("Device identity", .serialized)
+@Suite("Device identity", .ownDevices, .serialized)
 struct DeviceIdentityTests {
     /// A USB camera as the device monitor would describe it.
     static func camera(_ id: String = "usb-Test_Camera-video-index0") throws -> V4L2DeviceDescription {
@@ -38,7 +38,9 @@ struct DeviceIdentityTests {
         }
         let camera = registry.register(try #require(try Self.camera().candidate))
         #expect(!registry.cameras().contains { $0.backend is VirtualCameraBackend } && registry.cameras().contains(camera))
-        #expect(registry.device(uniqueID: "virtual:front") === VirtualCamera.front)
+        let front = registry.device(uniqueID: "virtual:front")
+        #expect(front?.uniqueID == "virtual:front" && front === registry.device(uniqueID: "virtual:front") && front !== CaptureDevice.find(virtual: .front),
+                "the registry's own virtual camera, the same object each time, and not another context's")
         #expect(registry.defaultDevice(for: .video) == camera)
         registry.listsVirtual.store(true, ordering: .relaxed)
         #expect(registry.cameras().suffix(2).map(\.uniqueID) == ["virtual:back", "virtual:front"])

@@ -3,12 +3,12 @@ import Observation
 import Testing
 @testable import CaptureKit
 
-@Suite("Device observation", .serialized, .timeLimit(.minutes(1)))
+@Suite("Device observation", .ownDevices, .serialized, .timeLimit(.minutes(1)))
 struct DeviceObservationTests {
     @Test("Observation reports changes made through another handle")
     func observation() async throws {
         let device = CaptureDevice.find(virtual: .front)
-        let other = try #require(CaptureDevice(uniqueID: "virtual:front"))
+        let other = try #require(CaptureDevice(uniqueID: "virtual:front", context: TestContext.current))
         let changed = AsyncStream<Void>.makeStream()
         withObservationTracking {
             _ = device.lensPosition

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import CaptureKit
 
-@Suite("Exposure", .serialized)
+@Suite("Exposure", .ownDevices, .serialized)
 struct ExposureTests {
     /// Mean of a gray patch in a BGRA frame.
     static func patchLevel(_ sample: SampleBuffer, index: Int) throws -> Int {
@@ -143,7 +143,7 @@ struct ExposureTests {
     }
 }
 
-@Suite("Torch", .serialized)
+@Suite("Torch", .ownDevices, .serialized)
 struct TorchTests {
     @Test("the back camera's torch adds light in proportion to its level; the front camera has none")
     func torch() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CaptureKit
 
-@Suite("Focus", .serialized)
+@Suite("Focus", .ownDevices, .serialized)
 struct FocusTests {
     /// Mean absolute difference between horizontal neighbours over the scene's checkerboard:
     /// about 255 when sharp, near 0 when blurred.

@@ -4,7 +4,7 @@ import Testing
 @testable import CaptureKit
 
 /// A camera that goes away or is taken interrupts the session; it resumes by itself.
-@Suite("Interruptions", .serialized)
+@Suite("Interruptions", .ownDevices, .serialized)
 struct InterruptionTests {
     /// The session notifications posted, in order, with the thread they came on.
     final class Notes: Sendable {
@@ -118,7 +118,7 @@ struct InterruptionTests {
         try await Task.sleep(for: .milliseconds(100))
         #expect(changes.withLock { $0 }.suffix(2) == [false, true])
         #expect(device.injectedFault == nil)
-        let real = CaptureDevice(uniqueID: "virtual:microphone")
+        let real = CaptureDevice(uniqueID: "virtual:microphone", context: TestContext.current)
         #expect(throws: CaptureError.self) { try real?.injectFault(.unplugged) }
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @_spi(Benchmark) @testable import CaptureKit
 
 /// Flash, low-light boost and video HDR on the virtual camera.
-@Suite("Flash, low light and HDR", .serialized)
+@Suite("Flash, low light and HDR", .ownDevices, .serialized)
 struct LightingTests {
     /// A session with frames and BGRA or JPEG stills.
     struct Rig {
@@ -134,7 +134,7 @@ struct LightingTests {
     }
 }
 
-@Suite("Auto torch", .serialized)
+@Suite("Auto torch", .ownDevices, .serialized)
 struct AutoTorchTests {
     @Test("auto torch lights when auto exposure runs out in a dark scene, and goes out when the light comes back")
     func autoTorch() async throws {

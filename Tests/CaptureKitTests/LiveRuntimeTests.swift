@@ -5,7 +5,7 @@ import Testing
 
 /// The running pipeline changes in place: outputs added and removed, cameras switched, a
 /// branch failing, while a VideoDataOutput keeps receiving every frame.
-@Suite("Live runtime", .serialized)
+@Suite("Live runtime", .ownDevices, .serialized)
 struct LiveRuntimeTests {
     /// Every frame's presentation time and device, as a VideoDataOutput stream delivers them.
     final class FrameLog: Sendable {

@@ -7,7 +7,7 @@ import Testing
 /// bound (16 MB over 100 cycles after warm-up) catches that and stays clear of the allocator's
 /// noise, which moves resident memory by a few MB either way over such a run. The bar
 /// (< 2 MB over 1,000 cycles) is measured by `capture-bench memory` (BENCHMARKS.md).
-@Suite("Memory", .serialized)
+@Suite("Memory", .ownDevices, .serialized)
 struct MemoryTests {
     static func residentKilobytes() -> Int {
         let text = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""

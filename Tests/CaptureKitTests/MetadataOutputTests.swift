@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import CaptureKit
 
-@Suite("Metadata output", .serialized)
+@Suite("Metadata output", .ownDevices, .serialized)
 struct MetadataOutputTests {
     @Test("the virtual camera's QR code and EAN-13 are found live, with corners in device coordinates and one identity over frames")
     func findsSceneCodes() async throws {

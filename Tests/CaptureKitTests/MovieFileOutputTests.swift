@@ -5,14 +5,14 @@ import Testing
 
 /// Recordings judged by ffprobe: containers, codecs, sizes, durations and frame counts, the two
 /// tracks' alignment, and the delegate's order.
-@Suite("Movie file output", .serialized)
+@Suite("Movie file output", .ownDevices, .serialized)
 struct MovieFileOutputTests {
     /// A 640x480 virtual camera (or `device` at `preset`) and the virtual microphone, with a movie output and a video data output.
     static func session(audio: Bool = true, device: CaptureDevice = .find(virtual: .back), preset: SessionPreset = .vga640x480,
                         outputs: [any CaptureOutput]) throws -> TestSession {
         let test = try TestSession(preset: preset, device: device, outputs: [])
         if audio {
-            let mic = try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })
+            let mic = CaptureDevice.virtualMicrophone
             try test.session.checked.addInput(CaptureDeviceInput(device: mic))
         }
         for output in outputs { try test.session.checked.addOutput(output) }

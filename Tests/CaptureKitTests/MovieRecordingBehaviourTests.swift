@@ -5,7 +5,7 @@ import Testing
 /// What a recording does around the rest of the session: limits, orientation, other outputs
 /// coming and going, a still meanwhile, the session stopping, misuse, and a file copied
 /// mid-recording (what a crash leaves).
-@Suite("Movie recording behaviour", .serialized)
+@Suite("Movie recording behaviour", .ownDevices, .serialized)
 struct MovieRecordingBehaviourTests {
     @Test("maxRecordedDuration ends the recording by itself: the reason says so, the file is complete and lasts the limit")
     func durationLimit() async throws {

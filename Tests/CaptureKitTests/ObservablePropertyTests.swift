@@ -5,7 +5,7 @@ import Testing
 /// Every CaptureDevice property the seeds call key-value observable announces its changes
 /// through `values(of:)` (and so through Observation, which it is built on): one row per
 /// property, each with a change that must reach an observer while a session runs.
-@Suite("Observable properties", .serialized, .timeLimit(.minutes(2)))
+@Suite("Observable properties", .ownDevices, .serialized, .timeLimit(.minutes(2)))
 struct ObservablePropertyTests {
     /// A property and a change to it, made under the configuration lock.
     struct Row: CustomTestStringConvertible, Sendable {

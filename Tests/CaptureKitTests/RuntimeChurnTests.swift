@@ -10,7 +10,7 @@ import Testing
 /// invariants checked throughout and at the end. A failure names its seed: replay it with
 /// `CAPTUREKIT_CHURN_SEED=N` (and `CAPTUREKIT_CHURN_OPERATIONS` for a longer run,
 /// `CAPTUREKIT_CHURN_ONLY` for some operations only).
-@Suite("Runtime churn", .serialized)
+@Suite("Runtime churn", .ownDevices, .serialized)
 struct RuntimeChurnTests {
     /// The output that stays for the whole run: its presentation times must never go back
     /// within one run of the session. It can be slow, and can stop the session from inside.

@@ -4,7 +4,7 @@ import Testing
 
 /// The screen device: an X display's screen found through `$DISPLAY`, recordable like a camera,
 /// judged under an Xvfb server of the test's own (800x600, 24-bit).
-@Suite("Screen device", .serialized)
+@Suite("Screen device", .ownDevices, .serialized)
 struct ScreenDeviceTests {
     static let xvfbMissing = "Xvfb is not installed (make test installs it: scripts/apt-packages.txt)"
 

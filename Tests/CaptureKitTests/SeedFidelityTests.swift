@@ -4,7 +4,7 @@ import Testing
 @testable import CaptureKit
 
 /// Behaviour the seeds document, each test against the seed's own sentence.
-@Suite("Seed fidelity", .serialized)
+@Suite("Seed fidelity", .ownDevices, .serialized)
 struct SeedFidelityTests {
     @Test("\"AVCaptureDevice always sets videoHDREnabled to NO when a client sets a new format using the activeFormat property\" (seed 000)")
     func formatTurnsHDROff() throws {

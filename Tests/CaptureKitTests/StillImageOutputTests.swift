@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CaptureKit
 
-@Suite("StillImageOutput", .serialized)
+@Suite("StillImageOutput", .ownDevices, .serialized)
 struct StillImageOutputTests {
     @Test("a JPEG still carries EXIF that exiftool reads and validates without warnings")
     func jpegExif() async throws {

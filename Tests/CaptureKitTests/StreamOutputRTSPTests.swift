@@ -5,7 +5,7 @@ import Testing
 /// RTSP targets read and fed by clients and servers no one here wrote: ffmpeg and ffprobe
 /// (TCP and UDP), GStreamer's rtspsrc, a bare DESCRIBE with basic credentials; rtspclientsink publishing to a gst-rtsp-server
 /// mount in RECORD mode.
-@Suite("Stream outputs: RTSP", .serialized)
+@Suite("Stream outputs: RTSP", .ownDevices, .serialized)
 struct StreamOutputRTSPTests {
     static func wait(seconds: Double, _ condition: () -> Bool) async throws {
         for _ in 0..<Int(seconds * 20) where !condition() { try await Task.sleep(for: .milliseconds(50)) }

@@ -4,7 +4,7 @@ import Testing
 
 /// Stream outputs read by clients no one here wrote: ffprobe and ffmpeg over SRT and RTP,
 /// srt-live-transmit as an SRT listener, ffprobe on an HLS playlist.
-@Suite("Stream outputs", .serialized)
+@Suite("Stream outputs", .ownDevices, .serialized)
 struct StreamOutputTests {
     /// Waits until `condition` holds, up to `seconds`.
     static func wait(seconds: Double, _ condition: () -> Bool) async throws {
@@ -63,7 +63,7 @@ struct StreamOutputTests {
         let port = freePort()
         let output = try StreamOutput(target: StreamTarget(parsing: "srt://:\(port)?latency=20"), videoSettings: .init(keyFrameInterval: 15))
         let test = try TestSession(preset: .vga640x480, outputs: [])
-        try test.session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.find("virtual:microphone")))
+        try test.session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.virtualMicrophone))
         try test.session.checked.addOutput(output)
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }

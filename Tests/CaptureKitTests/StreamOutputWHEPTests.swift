@@ -8,7 +8,7 @@ import Testing
 /// The WHEP target played by a real browser: headless Chromium (Selenium, Fixtures/whep) on a
 /// page from another origin POSTs its offer, decodes the stream and DELETEs its session; and
 /// the endpoint's HTTP answers to clients that get things wrong.
-@Suite("Stream outputs: WHEP", .serialized)
+@Suite("Stream outputs: WHEP", .ownDevices, .serialized)
 struct StreamOutputWHEPTests {
     static let player = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/whep/whep_player.py")
 
@@ -169,7 +169,7 @@ extension StreamOutputWHEPTests {
     @Test("With the virtual microphone, a viewer that offers audio receives Opus beside the video")
     func audio() async throws {
         let (test, output, url) = try Self.serving()
-        let mic = try #require(CaptureDevice.devices(for: .audio).first { $0.uniqueID == "virtual:microphone" })
+        let mic = CaptureDevice.virtualMicrophone
         try test.session.checked.addInput(CaptureDeviceInput(device: mic))
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }

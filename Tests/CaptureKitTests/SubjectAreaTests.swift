@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import CaptureKit
 
-@Suite("Subject area change", .serialized, .timeLimit(.minutes(1)))
+@Suite("Subject area change", .ownDevices, .serialized, .timeLimit(.minutes(1)))
 struct SubjectAreaTests {
     @Test("a large change in the frames posts subjectAreaDidChange; the moving square alone does not")
     func notification() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Runs only where a real V4L2 camera exists, e.g. vivid, which
 /// scripts/v4l2vm-e2e.sh loads in a VM and runs these tests against.
-@Suite("V4L2 live", .serialized, .enabled(if: FileManager.default.fileExists(atPath: "/dev/video0")))
+@Suite("V4L2 live", .ownDevices, .serialized, .enabled(if: FileManager.default.fileExists(atPath: "/dev/video0")))
 struct V4L2LiveTests {
     static func meanLuma(_ sample: SampleBuffer) throws -> Double {
         try sample.withPlanes { planes in

@@ -4,7 +4,7 @@ import Testing
 
 /// The seed controls on V4L2 cameras, from recorded control tables of real webcams: what gets
 /// written (v4l2src extra-controls) for each AVFoundation call.
-@Suite("V4L2 seed controls")
+@Suite("V4L2 seed controls", .ownDevices, .ownDevices)
 struct V4L2SeedControlTests {
     static func camera(_ fixture: String) throws -> CaptureDevice {
         let mapping = V4L2ControlMapping(try V4L2ControlTests.table(fixture))

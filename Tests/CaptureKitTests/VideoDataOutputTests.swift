@@ -24,7 +24,7 @@ final class RecordingDelegate: VideoDataOutputSampleBufferDelegate {
     }
 }
 
-@Suite("VideoDataOutput", .serialized)
+@Suite("VideoDataOutput", .ownDevices, .serialized)
 struct VideoDataOutputTests {
     @Test("frames arrive in order with increasing presentation times, in the requested format")
     func framesInOrder() async throws {

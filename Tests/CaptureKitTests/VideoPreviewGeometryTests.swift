@@ -8,7 +8,7 @@ import Testing
 /// clockwise by the connection's orientation, mirrored left-right when it is mirrored, and
 /// placed in the bounds by gravity. Properties over random pictures, bounds (non-zero origins
 /// and zero bounds too), gravities, orientations and mirrorings; then cases worked by hand.
-@Suite("VideoPreviewGeometry", .serialized)
+@Suite("VideoPreviewGeometry", .ownDevices, .serialized)
 struct VideoPreviewGeometryTests {
     static let tolerance = 1e-9
 

@@ -6,7 +6,7 @@ import Testing
 /// VideoPreview as a branch of a running session: frames as the view shows them (size,
 /// orientation, gravity), JPEG frames, outlines drawn over the picture, a window that cannot
 /// open failing alone, and previews that come and go without interrupting other outputs.
-@Suite("VideoPreview branch", .serialized)
+@Suite("VideoPreview branch", .ownDevices, .serialized)
 struct VideoPreviewTests {
     /// The green channel of a BGRA frame sampled on a `grid`×`grid` lattice, row by row.
     static func lattice(_ sample: SampleBuffer, grid: Int = 16) throws -> [Double] {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CaptureKit
 
-@Suite("Virtual camera", .serialized)
+@Suite("Virtual camera", .ownDevices, .serialized)
 struct VirtualCameraTests {
     @Test("the scene's QR code and EAN-13 barcode decode from a still", arguments: [SessionPreset.vga640x480, .hd1280x720])
     func codesDecode(preset: SessionPreset) async throws {

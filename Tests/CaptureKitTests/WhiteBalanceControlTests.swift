@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @_spi(Benchmark) @testable import CaptureKit
 
-@Suite("White balance on the virtual camera", .serialized)
+@Suite("White balance on the virtual camera", .ownDevices, .serialized)
 struct WhiteBalanceControlTests {
     /// (red, green, blue) of a gray patch in a BGRA frame.
     static func patch(_ sample: SampleBuffer, index: Int = 3) throws -> (Int, Int, Int) {

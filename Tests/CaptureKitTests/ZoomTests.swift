@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CaptureKit
 
-@Suite("Zoom", .serialized)
+@Suite("Zoom", .ownDevices, .serialized)
 struct ZoomTests {
     @Test("digital zoom crops the centre and scales it; stills record DigitalZoomRatio")
     func digitalZoom() async throws {

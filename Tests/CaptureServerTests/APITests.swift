@@ -78,8 +78,6 @@ struct APITests {
             let state = try await harness.request("GET", "/api/state")
             let controls = try #require(state.object?["controls"] as? [String: Any])
             #expect((controls["videoZoomFactor"] as? [String: Any])?["value"] as? Double == 2)
-            // Back as they were, for the next tests on the shared virtual camera.
-            try resetVirtualCameras()
         }
     }
 

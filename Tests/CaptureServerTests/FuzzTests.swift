@@ -77,7 +77,6 @@ struct FuzzTests {
             _ = try? await harness.request("POST", "/api/record/stop")
             let state = try await harness.request("GET", "/api/state")
             #expect(state.status == 200 && state.object?["running"] as? Bool == true)
-            try resetVirtualCameras()
         }
     }
 

@@ -20,15 +20,17 @@ final class ServerHarness: Sendable {
     let token: String?
 
     /// A server on 127.0.0.1, port 0, the virtual camera at VGA (fast), recordings in a
-    /// fresh folder.
+    /// fresh folder; its devices are `context`'s (by default a context of its own, so servers
+    /// of tests running side by side never share a virtual camera).
     init(device: String = "virtual", token: String? = nil, recordings: URL? = nil, allowedOrigins: [String] = [],
-         limits: CameraServer.Limits = .init()) async throws {
+         limits: CameraServer.Limits = .init(), context: CaptureContext = CaptureContext()) async throws {
         let folder = recordings ?? FileManager.default.temporaryDirectory.appendingPathComponent("capture-server-\(UUID().uuidString)")
         self.recordings = folder
         self.token = token
         server = try CameraServer(configuration: .init(device: device, host: "127.0.0.1", port: 0, token: token,
                                                        recordingsDirectory: folder, preset: .vga640x480,
-                                                       allowedOrigins: allowedOrigins, limits: limits))
+                                                       allowedOrigins: allowedOrigins, limits: limits),
+                                  context: context)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], cancellationSignals: [], logger: logger))
@@ -162,28 +164,6 @@ func withServer(device: String = "virtual", token: String? = nil, recordings: UR
     }
     let result = await harness.stop()
     #expect((try? result.get()) != nil, "the server's run() ended with \(result)")
-}
-
-/// Puts both virtual cameras' controls back to their defaults (they are shared by every test
-/// in the process, as a real camera is by its users): zoom 1, no bias, torch off, points of
-/// interest in the centre, continuous autofocus and auto exposure.
-func resetVirtualCameras() throws {
-    for reference in ["virtual", "virtual-front"] {
-        let device = try CaptureDevice.find(reference)
-        try device.lockForConfiguration()
-        defer { device.unlockForConfiguration() }
-        try device.setVideoZoomFactor(1)
-        try device.checked.setExposureTargetBias(0)
-        if device.hasTorch { try device.setTorchMode(.off) }
-        let centre = CGPoint(x: 0.5, y: 0.5)
-        if device.isFocusPointOfInterestSupported { try device.setFocusPointOfInterest(centre) }
-        if device.isExposurePointOfInterestSupported { try device.setExposurePointOfInterest(centre) }
-        // The lens back where the virtual scene is sharp: a search from a point of interest on
-        // a plain patch can leave it at an end, where continuous autofocus does not search again.
-        try device.checked.setFocusModeLocked(lensPosition: FocusState.inFocusPosition)
-        if device.isFocusModeSupported(.continuousAutoFocus) { try device.setFocusMode(.continuousAutoFocus) }
-        if device.isExposureModeSupported(.continuousAutoExposure) { try device.setExposureMode(.continuousAutoExposure) }
-    }
 }
 
 /// A TCP socket connected to 127.0.0.1:`port`.

@@ -42,11 +42,10 @@ struct StreamsTests {
 
     @Test("/ws/metadata sends the QR code in device and in portrait view coordinates; the metadata output is in the session only while someone listens")
     func metadata() async throws {
-        try resetVirtualCameras()
         try await withServer { harness in
             let camera = harness.server.camera
             #expect(!camera.session.outputs.contains { $0 is MetadataOutput })
-            // Exposure and focus back where the code is readable, after earlier tests moved them.
+            // Exposure and focus settled where the code is readable.
             _ = await camera.device.waitForAutoModesToSettle(timeout: .seconds(5))
             let texts = try await Self.messages(harness, "/ws/metadata?width=480&height=640&gravity=resizeAspect&orientation=portrait&mirrored=false", count: 5)
             #expect(texts.count == 5, "\(texts); outputs \(camera.session.outputs.map { type(of: $0) }), subscribers \(camera.metadata.count), \(camera.metadata.diagnostics), pipeline \(camera.session.pipelineDescription)")

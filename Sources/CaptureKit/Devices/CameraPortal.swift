@@ -32,7 +32,7 @@ enum CameraPortal {
                 let fd = try portal.openPipeWireRemote()
                 remote.withLock { $0 = fd }
                 // PipeWire's cameras are listed through the new connection from now on.
-                DeviceRegistry.shared.restartMonitoring()
+                CaptureContext.shared.registry.restartMonitoring()
             }
             answer.withLock { $0 = granted }
             return granted

@@ -27,7 +27,7 @@ extension CaptureDevice {
     /// microphone, which is always listed. The virtual cameras are always found by uniqueID and
     /// by `find("virtual")`.
     public static func devices() -> [CaptureDevice] {
-        DeviceRegistry.shared.devices()
+        CaptureContext.shared.devices()
     }
 
     /// Whether another process is using the device now (a V4L2 camera whose node another process
@@ -37,13 +37,13 @@ extension CaptureDevice {
     /// Whether `devices()` lists the virtual cameras beside hardware ones; false by default, true
     /// when the environment sets `CAPTUREKIT_VIRTUAL_DEVICES=1` (tests and demos ask this way).
     public static var listsVirtualDevices: Bool {
-        get { DeviceRegistry.shared.listsVirtual.load(ordering: .relaxed) }
-        set { DeviceRegistry.shared.listsVirtual.store(newValue, ordering: .relaxed) }
+        get { CaptureContext.shared.listsVirtualDevices }
+        set { CaptureContext.shared.listsVirtualDevices = newValue }
     }
 
     /// The devices that produce `mediaType`.
     public static func devices(for mediaType: MediaType) -> [CaptureDevice] {
-        devices().filter { $0.hasMediaType(mediaType) }
+        CaptureContext.shared.devices(for: mediaType)
     }
 
     /// The default device for `mediaType`: for video the first hardware camera, or the virtual
@@ -51,14 +51,20 @@ extension CaptureDevice {
     /// server's default source where it says which), or the virtual microphone. Nil for media
     /// types no device produces.
     public static func `default`(for mediaType: MediaType) -> CaptureDevice? {
-        DeviceRegistry.shared.defaultDevice(for: mediaType)
+        CaptureContext.shared.default(for: mediaType)
     }
 
     /// The device with that uniqueID, if present (the virtual cameras always are; a screen's,
     /// `screen:<display>`, when that X display answers, whether or not `$DISPLAY` names it). A
     /// camera unplugged and plugged in again is a new device: its old instance stays disconnected.
     public convenience init?(uniqueID: String) {
-        guard let device = DeviceRegistry.shared.device(uniqueID: uniqueID) else { return nil }
+        self.init(uniqueID: uniqueID, context: .shared)
+    }
+
+    /// The device of `context` with that uniqueID, if present: another handle to the device
+    /// `context.device(uniqueID:)` returns, equal to it and sharing its state.
+    public convenience init?(uniqueID: String, context: CaptureContext) {
+        guard let device = context.device(uniqueID: uniqueID) else { return nil }
         self.init(sharing: device)
     }
 
@@ -68,11 +74,6 @@ extension CaptureDevice {
     /// image or a numbered image sequence played as a camera (`init(fileURL:)`). A path opens
     /// that node alone, without discovering other devices.
     public static func find(_ reference: String) throws(CaptureError) -> CaptureDevice {
-        if reference == "default", let device = `default`(for: .video) { return device }
-        if let device = try DeviceRegistry.shared.resolve(reference) { return device }
-        let all = devices()
-        if let index = Int(reference), all.indices.contains(index) { return all[index] }
-        if let match = all.first(where: { $0.uniqueID == reference || $0.localizedName == reference }) { return match }
-        throw .deviceNotFound(reference, available: all.enumerated().map { "\($0.offset): \($0.element.uniqueID)" })
+        try CaptureContext.shared.find(reference)
     }
 }

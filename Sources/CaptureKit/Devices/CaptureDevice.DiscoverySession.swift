@@ -42,7 +42,7 @@ extension CaptureDevice {
 
     /// The camera the user chose, for ``systemPreferredCamera``; kept for the process.
     public static var userPreferredCamera: CaptureDevice? {
-        get { DeviceRegistry.shared.userPreferredCamera.withLock { $0 } }
-        set { DeviceRegistry.shared.userPreferredCamera.withLock { $0 = newValue } }
+        get { CaptureContext.shared.registry.userPreferredCamera.withLock { $0 } }
+        set { CaptureContext.shared.registry.userPreferredCamera.withLock { $0 = newValue } }
     }
 }

@@ -43,9 +43,11 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         let subject = Mutex(WeakSubject())
         /// Read on every frame by the subject-area monitor, so kept outside the state lock.
         let subjectAreaMonitoring = Atomic<Bool>(false)
-        init(_ state: DeviceState, uniqueID: String) {
+        /// The sessions the device was added to (`CaptureDevice.sessions`).
+        let sessions = Mutex<[CaptureSession.WeakSession]>([])
+        init(_ state: DeviceState, uniqueID: String, processLocal: Bool) {
             value = Mutex(state)
-            configurationLock = DeviceConfigurationLock(uniqueID: uniqueID)
+            configurationLock = DeviceConfigurationLock(uniqueID: uniqueID, acrossProcesses: !processLocal)
         }
         func withLock<R>(_ body: (inout DeviceState) -> R) -> R { value.withLock { body(&$0) } }
     }
@@ -90,7 +92,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         self.backend = backend
         var initial = DeviceState(activeFormat: activeFormat)
         if let exposure = backend.initialExposure { initial.exposure = exposure }
-        self.state = SharedState(initial, uniqueID: uniqueID)
+        self.state = SharedState(initial, uniqueID: uniqueID, processLocal: backend.isProcessLocal)
         state.subject.withLock { $0.device = self }
     }
 

@@ -5,6 +5,9 @@ import Synchronization
 /// device's uniqueID, holding the holder's pid so that others can say who has it.
 ///
 /// Within one process the lock is counted, so nested `lockForConfiguration()` calls succeed.
+/// A device that exists only in this process (the virtual cameras and microphone, one set per
+/// `CaptureContext`) has no file: no other process can reach it, and another context's
+/// `virtual:back` is another device with the same uniqueID.
 final class DeviceConfigurationLock: Sendable {
     /// Where lock files live: `$XDG_RUNTIME_DIR/capturekit`, else `/tmp/capturekit-<uid>`.
     static var directory: String {
@@ -20,12 +23,13 @@ final class DeviceConfigurationLock: Sendable {
         return directory + "/" + String(safe) + ".lock"
     }
 
-    private let path: String
+    /// The lock file; nil for a device of this process only.
+    private let path: String?
     private let device: String
     private let held = Mutex<(descriptor: Int32, count: Int)?>(nil)
 
-    init(uniqueID: String) {
-        path = Self.path(for: uniqueID)
+    init(uniqueID: String, acrossProcesses: Bool) {
+        path = acrossProcesses ? Self.path(for: uniqueID) : nil
         device = uniqueID
     }
 
@@ -38,6 +42,10 @@ final class DeviceConfigurationLock: Sendable {
         try held.withLock { held throws(CaptureError) in
             if let current = held {
                 held = (current.descriptor, current.count + 1)
+                return
+            }
+            guard let path else {
+                held = (-1, 1)
                 return
             }
             mkdir(Self.directory, 0o700)
@@ -65,10 +73,11 @@ final class DeviceConfigurationLock: Sendable {
                 held = (current.descriptor, current.count - 1)
                 return
             }
+            held = nil
+            guard current.descriptor >= 0 else { return }
             _ = ftruncate(current.descriptor, 0)
             flock(current.descriptor, LOCK_UN)
             close(current.descriptor)
-            held = nil
         }
     }
 

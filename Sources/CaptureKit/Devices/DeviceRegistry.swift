@@ -2,14 +2,28 @@ import Foundation
 import GStreamerSwift
 import Synchronization
 
-/// The process's devices: one object per uniqueID, hot-plug tracked by device monitors.
+/// The devices of one `CaptureContext`: one object per uniqueID, hot-plug tracked by device
+/// monitors, and the devices the kinds make for each context (the virtual ones).
 ///
 /// Every kind in `DeviceKinds.all` describes what the monitors report. One physical device can
 /// be found several ways (a camera through its V4L2 node and through libcamera or PipeWire):
 /// candidates that share a `PhysicalKey` are one device, and only the connected one with the
 /// highest precedence is listed. The others stay reachable by uniqueID and, for V4L2, by path.
+///
+/// The monitors start when something first lists or looks up hardware, so a context used only
+/// for its virtual devices (a test's) never starts any.
 final class DeviceRegistry: Sendable {
-    static let shared = DeviceRegistry()
+    /// The context's own devices, made by the kinds with the registry.
+    let contextDevices: [CaptureDevice]
+
+    init() {
+        contextDevices = DeviceKinds.all.flatMap { $0.makeContextDevices() }
+    }
+
+    /// The context's own device with that uniqueID.
+    func contextDevice(uniqueID: String) -> CaptureDevice? {
+        contextDevices.first { $0.uniqueID == uniqueID }
+    }
 
     /// A device found by a monitor, or opened by path, with what the dedupe needs.
     struct Entry {
@@ -56,7 +70,7 @@ final class DeviceRegistry: Sendable {
         let hardware = connectedHardware()
         let cameras = hardware.filter { $0.hasMediaType(.video) }, microphones = hardware.filter { $0.hasMediaType(.audio) }
         let defaults = systemDefaults.withLock { $0 }
-        let listing = DeviceListing(hasHardwareCamera: !cameras.isEmpty, listsVirtual: listsVirtual.load(ordering: .relaxed))
+        let listing = DeviceListing(hasHardwareCamera: !cameras.isEmpty, listsVirtual: listsVirtual.load(ordering: .relaxed), contextDevices: contextDevices)
         let own = DeviceKinds.ownDevices(listing, defaultsOnly: defaultsOnly)
         return cameras + own.filter { $0.hasMediaType(.video) }
             + microphones.filter { defaults.contains($0.uniqueID) } + microphones.filter { !defaults.contains($0.uniqueID) }

@@ -1,16 +1,25 @@
 import GStreamerSwift
 import Synchronization
 
-/// What the sessions of one program share, decided once for all of them: the H.264 encoder
-/// their recordings, streams and compressed data outputs use.
+/// What the sessions of one program share: its devices (the hardware the monitors find and the
+/// virtual cameras and microphone) and the H.264 encoder its recordings, streams and compressed
+/// data outputs use, chosen once.
 ///
-/// Sessions made with `CaptureSession()` use ``shared``. A context of one's own pins what would
-/// otherwise depend on the machine, so a plan compiled under it is the same everywhere (a golden
-/// file that names `x264enc` passes on a machine with VA-API too):
+/// Sessions made with `CaptureSession()`, and `CaptureDevice`'s static look-ups
+/// (`devices()`, `default(for:)`, `find(_:)`, `init(uniqueID:)`), use ``shared``. A context of
+/// one's own has its own virtual devices, which share no state with any other context's (their
+/// controls, faults, scene and format), and can pin what would otherwise depend on the machine,
+/// so a plan compiled under it is the same everywhere (a golden file that names `x264enc`
+/// passes on a machine with VA-API too):
 ///
 /// ```swift
-/// let session = CaptureSession(context: CaptureContext(videoEncoderName: "x264enc"))
+/// let context = try CaptureContext(videoEncoderName: "x264enc")
+/// let session = CaptureSession(context: context)
+/// try session.addInput(CaptureDeviceInput(device: context.find("virtual")))
 /// ```
+///
+/// A hardware camera is one device to the system whichever context found it: two contexts
+/// running the same camera meet the same limits as two programs would.
 public final class CaptureContext: Sendable {
     /// The context of sessions made without one. Its encoder is chosen from what GStreamer and
     /// the machine have, the first time one is needed.
@@ -22,6 +31,8 @@ public final class CaptureContext: Sendable {
     }
 
     private let encoder: Mutex<EncoderChoice>
+    /// The context's devices.
+    let registry = DeviceRegistry()
 
     /// A context that chooses its encoder from this machine, once, when first needed: VA-API
     /// when a render node exists, then `v4l2h264enc`, `x264enc`, `openh264enc`.

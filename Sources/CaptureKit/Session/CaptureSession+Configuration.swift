@@ -49,7 +49,9 @@ extension CaptureSession {
     /// durations "when the receiver's AVCaptureDeviceInput is added to a session"). Under
     /// `.inputPriority` the device keeps the format and rate it was given.
     func resetFrameDurations(joining input: any CaptureInput) {
-        guard let device = (input as? CaptureDeviceInput)?.device, device.hasMediaType(.video),
+        guard let device = (input as? CaptureDeviceInput)?.device else { return }
+        device.joined(self)
+        guard device.hasMediaType(.video),
               state.withLock({ $0.preset }) != .inputPriority else { return }
         device.resetFrameDurations()
     }

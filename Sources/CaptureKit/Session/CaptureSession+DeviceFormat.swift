@@ -1,19 +1,9 @@
 import Synchronization
 
 extension CaptureSession {
-    /// A session, held weakly by the registry.
+    /// A session, held weakly by the devices it uses.
     struct WeakSession {
         weak var session: CaptureSession?
-    }
-
-    /// Every live session, so that a device whose format someone chose finds the sessions using it.
-    private static let registry = Mutex<[WeakSession]>([])
-
-    static func register(_ session: CaptureSession) {
-        registry.withLock { sessions in
-            sessions.removeAll { $0.session == nil }
-            sessions.append(WeakSession(session: session))
-        }
     }
 
     /// `device`'s active format or frame rate was set through its API. Sessions that use the
@@ -21,12 +11,28 @@ extension CaptureSession {
     /// rule), and a running session swaps its source for one with the new caps (after the open
     /// configuration batch, if any).
     static func deviceFormatChosen(_ device: CaptureDevice, formatChanged: Bool) {
-        let sessions = registry.withLock { $0.compactMap(\.session) }
-        for session in sessions where session.videoDevices.contains(device) {
+        for session in device.sessions where session.videoDevices.contains(device) {
             // A pipeline that cannot follow stops and posts a runtime error; the setter returns nothing.
             try? session.mutateGraph { state in
                 if formatChanged { state.preset = .inputPriority }
             }
+        }
+    }
+}
+
+extension CaptureDevice {
+    /// The sessions this device's inputs were added to that still exist (some may have removed
+    /// the input since); every handle of the device shares them.
+    var sessions: [CaptureSession] {
+        state.sessions.withLock { $0.compactMap(\.session) }
+    }
+
+    /// Notes that an input of this device was added to `session`, so that a format chosen on
+    /// the device reaches it.
+    func joined(_ session: CaptureSession) {
+        state.sessions.withLock { sessions in
+            sessions.removeAll { $0.session == nil }
+            if !sessions.contains(where: { $0.session === session }) { sessions.append(CaptureSession.WeakSession(session: session)) }
         }
     }
 }

@@ -57,7 +57,6 @@ public final class CaptureSession: Sendable, Observable {
     /// A session of `context` (``CaptureContext/shared`` unless given).
     public init(context: CaptureContext = .shared) {
         self.context = context
-        Self.register(self)
     }
 
     /// The inputs, in the order added.

@@ -9,7 +9,7 @@ struct TestSession {
 
     init(preset: SessionPreset = .vga640x480, device: CaptureDevice = CaptureDevice.find(virtual: .back), outputs: [any CaptureOutput]) throws {
         device.restoreDefaultControls()
-        session = CaptureSession()
+        session = CaptureSession(context: TestContext.current)
         try session.setSessionPreset(preset)
         input = try CaptureDeviceInput(device: device)
         try session.checked.addInput(input)
@@ -18,9 +18,13 @@ struct TestSession {
 }
 
 extension CaptureDevice {
+    /// The test's virtual camera facing `position` (its own context's, under `.ownDevices`).
     static func find(virtual position: Position) -> CaptureDevice {
-        try! CaptureDevice.find(position == .front ? "virtual-front" : "virtual")
+        try! TestContext.current.find(position == .front ? "virtual-front" : "virtual")
     }
+
+    /// The test's virtual microphone (its own context's, under `.ownDevices`).
+    static var virtualMicrophone: CaptureDevice { TestContext.current.device(uniqueID: "virtual:microphone")! }
 }
 
 /// Runs a command and returns its standard output, and its standard error unless

@@ -19,6 +19,9 @@ protocol DeviceBackend: Sendable {
     /// One of CaptureKit's own devices (virtual camera or microphone), which stand in where no
     /// hardware exists and are listed after it.
     var isBuiltIn: Bool { get }
+    /// Whether the device exists in this process only (the virtual cameras and microphone, one
+    /// set per context), so that its configuration lock is this process's alone.
+    var isProcessLocal: Bool { get }
     /// What kind of device it is (CaptureDevice.DeviceType).
     var deviceType: CaptureDevice.DeviceType { get }
     /// The camera model written as EXIF Model, where it is not the device's name.
@@ -62,6 +65,7 @@ extension DeviceBackend {
     var capabilities: DeviceCapabilities { .none }
     var controller: (any DeviceController)? { nil }
     var isBuiltIn: Bool { false }
+    var isProcessLocal: Bool { false }
     var exifModel: String? { nil }
     var endsStream: Bool { false }
     var isLive: Bool { true }

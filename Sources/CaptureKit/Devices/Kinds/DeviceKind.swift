@@ -22,6 +22,9 @@ protocol DeviceKind: Sendable {
     /// the screen of `$DISPLAY`), in order, given what the monitors found. Runs on the caller's
     /// thread; may probe (a screen opens its display).
     func ownDevices(_ listing: DeviceListing) -> [CaptureDevice]
+    /// The devices each `CaptureContext` has of its own, made with its registry (the virtual
+    /// cameras and microphone), in order; they share no state with another context's.
+    func makeContextDevices() -> [CaptureDevice]
     /// Whether `CaptureDevice.default(for:)` may choose this kind's devices (never a screen).
     var mayBeDefault: Bool { get }
     /// Sets up what the device monitors need before they start, or start again (PipeWire: the
@@ -40,6 +43,8 @@ extension DeviceKind {
 
     func ownDevices(_ listing: DeviceListing) -> [CaptureDevice] { [] }
 
+    func makeContextDevices() -> [CaptureDevice] { [] }
+
     var mayBeDefault: Bool { true }
 
     func prepareMonitoring() {}
@@ -51,4 +56,6 @@ struct DeviceListing {
     var hasHardwareCamera: Bool
     /// `CaptureDevice.listsVirtualDevices`.
     var listsVirtual: Bool
+    /// The registry's context's own devices (`DeviceKind.makeContextDevices`).
+    var contextDevices: [CaptureDevice]
 }

@@ -14,7 +14,7 @@ extension CaptureDevice {
     ///   file, ``CaptureError/Code/fileUndecodable`` for one no decoder reads; both name the file
     ///   and the reason.
     public convenience init(fileURL: URL) throws(CaptureError) {
-        guard let device = try DeviceRegistry.shared.resolve(FileKind.scheme + fileURL.path) else {
+        guard let device = try CaptureContext.shared.registry.resolve(FileKind.scheme + fileURL.path) else {
             throw .fileUnreadable(fileURL.path, reason: "not a file URL")
         }
         self.init(sharing: device)

@@ -6,7 +6,7 @@ extension CaptureDevice {
     /// tests of the metadata output. Sessions started afterwards show them; nil restores the
     /// defaults.
     func setVirtualSceneCodes(_ codes: [VirtualScene.Code]?) {
-        VirtualScene.setCodes(codes, for: self)
+        (backend as? VirtualCameraBackend)?.sceneCodes.value.withLock { $0 = codes }
     }
 
     /// Changes the virtual scene's light level by `ev` stops from the metered level; for tests

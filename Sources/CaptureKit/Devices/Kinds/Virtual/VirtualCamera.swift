@@ -1,4 +1,5 @@
-/// The built-in synthetic cameras: always present, the default where no hardware exists.
+/// The built-in synthetic cameras: always present, the default where no hardware exists. Each
+/// `CaptureContext` has its own back and front camera (`VirtualCameraKind.makeContextDevices`).
 ///
 /// Each is a live `videotestsrc` that sets the pace and stamps frames with the pipeline clock,
 /// whose every buffer the `VirtualCameraSensor` paints with the `VirtualScene` on the
@@ -21,10 +22,9 @@ enum VirtualCamera {
         videoMaxZoomFactor: 16)
     }
 
-    static let back = make(position: .back)
-    static let front = make(position: .front)
-
-    private static func make(position: CaptureDevice.Position) -> CaptureDevice {
+    /// A new virtual camera facing `position`, with state of its own (each context has its
+    /// own pair, `VirtualCameraKind.makeContextDevices`).
+    static func make(position: CaptureDevice.Position) -> CaptureDevice {
         let initial = SessionPreset.high.bestFormat(among: formats)!
         let device = CaptureDevice(uniqueID: "virtual:\(position)", modelID: "capturekit:virtual",
                                    localizedName: "Virtual Camera (\(position))", manufacturer: manufacturer,

@@ -1,4 +1,5 @@
 import GStreamerSwift
+import Synchronization
 
 /// The virtual cameras: a live `videotestsrc` whose frames `VirtualCameraSensor` paints.
 struct VirtualCameraBackend: DeviceBackend {
@@ -7,7 +8,15 @@ struct VirtualCameraBackend: DeviceBackend {
     var route: String { "virtual" }
     /// Which way it faces: only the back camera has a torch and a flash.
     let position: CaptureDevice.Position
+    /// The codes this camera's scene shows; nil: `VirtualScene.Code.defaults`.
+    let sceneCodes = SceneCodes()
+
+    /// The codes, shared by the copies of the backend (one per device).
+    final class SceneCodes: Sendable {
+        let value = Mutex<[VirtualScene.Code]?>(nil)
+    }
     var isBuiltIn: Bool { true }
+    var isProcessLocal: Bool { true }
     var exifModel: String? { VirtualCamera.model }
 
     /// The sensor does every control itself, painting each change into the next frame, within

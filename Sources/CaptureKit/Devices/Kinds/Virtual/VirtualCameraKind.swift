@@ -1,17 +1,23 @@
 /// The virtual back and front cameras: always there, found by `virtual`, `virtual-back`,
 /// `virtual-front` and their uniqueIDs, and listed where no hardware camera is connected or
-/// `CaptureDevice.listsVirtualDevices` asks for them.
+/// `CaptureDevice.listsVirtualDevices` asks for them. Each context has its own pair.
 struct VirtualCameraKind: DeviceKind {
+    static let back = "virtual:back", front = "virtual:front"
 
     func device(named reference: String, in registry: DeviceRegistry) -> CaptureDevice? {
         switch reference {
-        case "virtual", "virtual-back", VirtualCamera.back.uniqueID: VirtualCamera.back
-        case "virtual-front", VirtualCamera.front.uniqueID: VirtualCamera.front
+        case "virtual", "virtual-back", Self.back: registry.contextDevice(uniqueID: Self.back)
+        case "virtual-front", Self.front: registry.contextDevice(uniqueID: Self.front)
         default: nil
         }
     }
 
     func ownDevices(_ listing: DeviceListing) -> [CaptureDevice] {
-        listing.hasHardwareCamera && !listing.listsVirtual ? [] : [VirtualCamera.back, VirtualCamera.front]
+        guard !listing.hasHardwareCamera || listing.listsVirtual else { return [] }
+        return listing.contextDevices.filter { $0.uniqueID == Self.back || $0.uniqueID == Self.front }
+    }
+
+    func makeContextDevices() -> [CaptureDevice] {
+        [VirtualCamera.make(position: .back), VirtualCamera.make(position: .front)]
     }
 }

@@ -21,7 +21,7 @@ final class VirtualCameraSensor: FramePainter {
     private let exposed: Mutex<(generation: Int, pixels: [UInt32], noise: (sigma: Double, table: [Int8]?))>
 
     init(device: CaptureDevice?, width: Int, height: Int) {
-        scene = VirtualScene.scene(width: width, height: height, codes: VirtualScene.codes(for: device))
+        scene = VirtualScene.scene(width: width, height: height, codes: (device?.backend as? VirtualCameraBackend)?.sceneCodes.value.withLock { $0 } ?? VirtualScene.Code.defaults)
         self.device = device
         exposed = Mutex((generation: -1, pixels: scene.pixels, noise: (0, nil)))
     }

@@ -16,10 +16,13 @@ enum VirtualMicrophone {
         }
     }
 
-    /// The microphone; it starts in 48000 Hz stereo S16LE.
-    static let device = CaptureDevice(uniqueID: uniqueID, modelID: "capturekit:virtual-microphone",
+    /// A new virtual microphone, with state of its own (each context has one,
+    /// `VirtualMicrophoneKind.makeContextDevices`); it starts in 48000 Hz stereo S16LE.
+    static func make() -> CaptureDevice {
+        CaptureDevice(uniqueID: uniqueID, modelID: "capturekit:virtual-microphone",
                                       localizedName: "CaptureKit Virtual Microphone", manufacturer: manufacturer,
                                       position: .unspecified, formats: formats,
                                       activeFormat: CaptureDevice.Format(audioFormat: AudioFormat(sampleRate: 48000, channelCount: 2, sampleFormat: .s16le)),
                                       backend: VirtualMicrophoneBackend())
+    }
 }

@@ -6,6 +6,7 @@ struct VirtualMicrophoneBackend: DeviceBackend {
     var deviceType: CaptureDevice.DeviceType { .microphone }
     var route: String { "virtual" }
     var isBuiltIn: Bool { true }
+    var isProcessLocal: Bool { true }
 
     /// How long each buffer lasts: 10 ms (`samplesperbuffer` is a hundredth of the rate).
     static let buffersPerSecond = 100

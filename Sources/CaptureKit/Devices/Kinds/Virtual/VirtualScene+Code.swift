@@ -65,17 +65,4 @@ extension VirtualScene {
             }
         }
     }
-
-    /// The codes each device's scene shows, by unique ID (absent: the defaults).
-    private static let deviceCodes = Mutex<[String: [Code]]>([:])
-
-    /// The codes a device's scene shows.
-    static func codes(for device: CaptureDevice?) -> [Code] {
-        guard let device else { return Code.defaults }
-        return deviceCodes.withLock { $0[device.uniqueID] } ?? Code.defaults
-    }
-
-    static func setCodes(_ codes: [Code]?, for device: CaptureDevice) {
-        deviceCodes.withLock { $0[device.uniqueID] = codes }
-    }
 }

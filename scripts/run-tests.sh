@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `make test`'s test phase: the built test bundle run as four processes at once, each running
+# up to $CAPTUREKIT_TEST_WIDTH (2) tests at a time (most of ours wait on real time: frames,
+# recordings, servers, subprocesses; unbounded, Swift Testing starts every async test at once
+# and a 2-core machine drowns), then, one test at a time, the tests of what the whole process
+# shares: its resident memory and its descriptors (which every other test moves), its $DISPLAY
+# (the screen device's tests set it), the camera portal's answer (kept for the process, as
+# AVFoundation keeps an app's), and the processor's time (suites that judge real time). Each
+# other test has devices of its own (a CaptureContext); suites that share something else say
+# what and run one test at a time.
+# Prints each process's log as it ends; fails when any failed.
+set -uo pipefail
+SWIFT=${SWIFT:-swift}
+bundle="$($SWIFT build --show-bin-path)/CaptureKitPackageTests.xctest"
+logs=$(mktemp -d /tmp/capturekit-tests.XXXXXX)
+trap 'rm -rf "$logs"' EXIT
+# What the whole process shares: its memory and descriptors, $DISPLAY, the portal's answer.
+process_wide='MemoryTests|HostileInputTests/connectionLimit|ScreenDeviceTests|CameraPortalTests'
+# Suites that judge real time (frames counted against seconds, durations to a frame, rates,
+# settling times, a browser's picture changing, the runtime's longest step): they need the
+# processor when their frames are due, which tests beside them take. These are the suites that
+# failed, in three runs of the rest side by side, and their kin.
+real_time='MovieFileOutputTests|MovieRecordingBehaviourTests|StreamOutputTests/|CompressedVideoDataOutputTests'
+real_time+='|FileCameraTests|ZoomTests|FormatSwitchTests|VirtualCameraTests|MetadataOutputTests|RuntimeChurnTests'
+real_time+='|PortedServiceTests|PauseRecordingTests|AutoModesTests|StreamOutputWHEPTests|StreamOutputRTSPTests'
+real_time+='|RecordCommandTests|ServeCommandTests|BrowserTests|WHEPTests'
+alone="$process_wide|$real_time"
+# Each process's tests, and how many run at once. The package that depends on CaptureKit by
+# version builds it from nothing (two cores for minutes), and the barcode reader's photo corpus
+# keeps every core busy: they start first, in a process of their own at the lowest priority,
+# and go on beside the tests that run alone, which they yield to. The camera server's tests run
+# one at a time in a process of their own: its handlers run on Swift's cooperative threads (one
+# per core), which the tests' blocking reads and synchronous tests beside them would otherwise
+# all hold.
+downstream='DownstreamPackageTests'
+width=${CAPTUREKIT_TEST_WIDTH:-2}
+shards=(
+  "$downstream|DetectorsTests\."
+  'CaptureCommandTests\.'
+  'CaptureKitTests\.|PortsTests\.|GStreamerSwiftTests\.|CaptureFilesTests\.'
+  'CaptureServerTests\.'
+)
+widths=("$width" "$width" "$width" 1)
+skips=("$alone" "$alone|$downstream" "$alone" "$alone")
+started=$SECONDS
+pids=()
+for i in "${!shards[@]}"; do
+  priority=0; [ "$i" -eq 0 ] && priority=19
+  nice -n "$priority" "$bundle" --testing-library swift-testing --experimental-maximum-parallelization-width "${widths[$i]}" \
+    --filter "${shards[$i]}" --skip "${skips[$i]}" >"$logs/$i.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+finish() {
+  wait "${pids[$1]}" || { status=1; echo "run-tests: the tests matching '${shards[$1]}' failed" >>"$logs/$1.log"; }
+  cat "$logs/$1.log"
+}
+for i in 1 2 3; do finish "$i"; done
+alone_started=$SECONDS
+"$bundle" --testing-library swift-testing --no-parallel --filter "$alone" || status=1
+alone_took=$((SECONDS - alone_started))
+finish 0
+echo "run-tests: test phase $((SECONDS - started)) s (alone: ${alone_took} s), status $status" >&2
+exit $status
