@@ -2,29 +2,33 @@
 # `make test`'s test phase: the built test bundle run as four processes at once, each running
 # up to $CAPTUREKIT_TEST_WIDTH (2) tests at a time (most of ours wait on real time: frames,
 # recordings, servers, subprocesses; unbounded, Swift Testing starts every async test at once
-# and a 2-core machine drowns), then, one test at a time, the tests of what the whole process
-# shares: its resident memory and its descriptors (which every other test moves), its $DISPLAY
-# (the screen device's tests set it), the camera portal's answer (kept for the process, as
-# AVFoundation keeps an app's), and the processor's time (suites that judge real time). Each
-# other test has devices of its own (a CaptureContext); suites that share something else say
-# what and run one test at a time.
+# and a 2-core machine drowns), then, one test at a time, the suites that judge real time, and
+# last the tests that need the process or the machine to themselves. Each other test has
+# devices of its own (a CaptureContext); suites that share something else say what and run one
+# test at a time.
 # Prints each process's log as it ends; fails when any failed.
 set -uo pipefail
 SWIFT=${SWIFT:-swift}
 bundle="$($SWIFT build --show-bin-path)/CaptureKitPackageTests.xctest"
 logs=$(mktemp -d /tmp/capturekit-tests.XXXXXX)
 trap 'rm -rf "$logs"' EXIT
-# What the whole process shares: its memory and descriptors, $DISPLAY, the portal's answer.
-process_wide='MemoryTests|HostileInputTests/connectionLimit|ScreenDeviceTests|CameraPortalTests'
+# Tests that need the process, or the machine, to themselves: they run last, when every other
+# test is over. The whole process's memory, descriptors and threads by name (which any other
+# test moves), its $DISPLAY (the screen device's tests set it), the portal's answer (kept for
+# the process, as AVFoundation keeps an app's), and two requests 5 ms apart handled in the order
+# sent (a server that is busy at all may take them in either order; it failed beside the
+# niced build below).
+quiet='MemoryTests|HostileInputTests/connectionLimit|ScreenDeviceTests|CameraPortalTests'
+quiet+='|StreamingThreadTests/encoderWorkers|HostileInputTests/racingRecordCommands'
 # Suites that judge real time (frames counted against seconds, durations to a frame, rates,
-# settling times, a browser's picture changing, the runtime's longest step, two requests 5 ms
-# apart handled in order): they need the processor when their frames are due, which tests
-# beside them take. These are the suites that failed in five runs of the rest side by side.
+# settling times, a browser's picture changing, the runtime's longest step): they need the
+# processor when their frames are due, which tests beside them take. These are the suites that
+# failed in five runs of the rest side by side.
 real_time='MovieFileOutputTests|MovieRecordingBehaviourTests|StreamOutputTests/|CompressedVideoDataOutputTests'
 real_time+='|FileCameraTests|ZoomTests|FormatSwitchTests|VirtualCameraTests|MetadataOutputTests|RuntimeChurnTests'
 real_time+='|PortedServiceTests|PauseRecordingTests|AutoModesTests|StreamOutputWHEPTests|StreamOutputRTSPTests'
-real_time+='|RecordCommandTests|ServeCommandTests|BrowserTests|WHEPTests|HostileInputTests/racingRecordCommands'
-alone="$process_wide|$real_time"
+real_time+='|RecordCommandTests|ServeCommandTests|BrowserTests|WHEPTests'
+alone="$quiet|$real_time"
 # Each process's tests, and how many run at once. The package that depends on CaptureKit by
 # version builds it from nothing (two cores for minutes): it starts first, in a process of its
 # own at the lowest priority, and goes on beside the tests that run alone, which it yields to.
@@ -57,8 +61,9 @@ finish() {
 }
 for i in 1 2 3; do finish "$i"; done
 alone_started=$SECONDS
-"$bundle" --testing-library swift-testing --no-parallel --filter "$alone" || status=1
+"$bundle" --testing-library swift-testing --no-parallel --filter "$real_time" || status=1
 alone_took=$((SECONDS - alone_started))
 finish 0
+"$bundle" --testing-library swift-testing --no-parallel --filter "$quiet" || status=1
 echo "run-tests: test phase $((SECONDS - started)) s (alone: ${alone_took} s), status $status" >&2
 exit $status
