@@ -3,7 +3,7 @@ import Testing
 @testable import CaptureKit
 
 /// The auto modes' arithmetic, without frames.
-@Suite("Auto-control arithmetic", .ownDevices, .ownDevices)
+@Suite("Auto-control arithmetic", .ownDevices)
 struct AutoControlMathTests {
     @Test("a focus search sweeps coarse then fine, and ends in the middle of the sharpest plateau")
     func focusSearch() {

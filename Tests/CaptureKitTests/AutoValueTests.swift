@@ -7,7 +7,7 @@ import Testing
 /// recorded control table of a C920 (which has auto exposure, continuous focus and automatic
 /// white balance of its own). The polling of a live driver is checked on vivid
 /// (`V4L2LiveTests`, in scripts/v4l2vm-e2e.sh).
-@Suite("Auto values read back", .ownDevices, .ownDevices)
+@Suite("Auto values read back", .ownDevices)
 struct AutoValueTests {
     @Test("a value that changed within the last three readings is adjusting; the first reading is not a change")
     func adjustment() {

@@ -2,7 +2,7 @@ import Testing
 @testable import CaptureKit
 
 /// The branch lifecycle's moves, without GStreamer: every phase against every event.
-@Suite("Branch lifecycle", .ownDevices, .ownDevices)
+@Suite("Branch lifecycle", .ownDevices)
 struct BranchLifecycleTests {
     typealias Phase = BranchLifecycle.Phase
     typealias Event = BranchLifecycle.Event

@@ -2,7 +2,7 @@ import Testing
 @testable import CaptureKit
 import GStreamerSwift
 
-@Suite("CaptureError", .ownDevices, .ownDevices)
+@Suite("CaptureError", .ownDevices)
 struct CaptureErrorTests {
     static let allCodes: [CaptureError.Code] = [
         .unsupportedMediaType, .deviceNotFound, .mediaTypeNotSupported, .inputAlreadyAdded, .outputAlreadyAdded,

@@ -4,7 +4,7 @@ import Testing
 
 /// CaptureTime has CMTime's semantics for every value: no operation traps, equality agrees with
 /// hashing and ordering, arithmetic and conversions follow CMTime's rules for special times.
-@Suite("CaptureTime", .ownDevices, .ownDevices)
+@Suite("CaptureTime", .ownDevices)
 struct CaptureTimeTests {
     /// Times from raw random words, biased towards what matters: small values and timescales,
     /// 0, negatives, the extremes, and every combination of flags.

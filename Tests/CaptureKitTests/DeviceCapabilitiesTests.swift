@@ -4,7 +4,7 @@ import Testing
 
 /// Every kind states what it can do in one table, and `CaptureDevice`'s capability properties
 /// answer from that table alone.
-@Suite("Device capabilities", .ownDevices, .ownDevices)
+@Suite("Device capabilities", .ownDevices)
 struct DeviceCapabilitiesTests {
     @Test("the virtual cameras: the sensor does every control; the loops are software; only the back camera has a torch and flash")
     func virtual() {

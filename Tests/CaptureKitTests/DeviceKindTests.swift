@@ -6,7 +6,7 @@ import Testing
 
 /// Discovery through device kinds: each kind takes only its own provider's devices, raw nodes of
 /// media-controller pipelines are never cameras, and one camera found several ways is listed once.
-@Suite("Device kinds and dedupe", .ownDevices, .ownDevices)
+@Suite("Device kinds and dedupe", .ownDevices)
 struct DeviceKindTests {
     static let caps = "video/x-raw, format=(string)YUY2, width=(int)640, height=(int)480, framerate=(fraction)30/1"
 

@@ -3,7 +3,7 @@ import Testing
 @testable import CaptureKit
 
 /// V4L2 cameras' device type from sysfs, on trees laid out as the kernel lays them out.
-@Suite("Device types from sysfs", .ownDevices, .ownDevices)
+@Suite("Device types from sysfs", .ownDevices)
 struct DeviceTypeTests {
     /// A sysfs tree with `video0` under `chain` (directories from /sys/devices down to the
     /// node's parent device), and `attributes` written into the directories they name.

@@ -4,7 +4,7 @@ import Testing
 
 /// A file played as a camera, through the public API: identity, formats, typed errors, and the
 /// frames a `VideoDataOutput` receives (pixels and timestamps).
-@Suite("File cameras", .ownDevices, .ownDevices)
+@Suite("File cameras", .ownDevices)
 struct FileCameraTests {
     /// A 160x120 PNG of one colour, made by GStreamer's own encoder.
     static func solidPNG(_ rgb: String, in directory: URL) throws -> URL {

@@ -4,7 +4,7 @@ import Testing
 
 /// `hardwareCost`'s figures for cameras this machine does not have: USB cameras sharing a bus,
 /// on sysfs trees laid out as the kernel lays them out.
-@Suite("Hardware cost of cameras together", .ownDevices, .ownDevices)
+@Suite("Hardware cost of cameras together", .ownDevices)
 struct HardwareLoadTests {
     static func format(_ pixelFormat: PixelFormat, _ width: Int, _ height: Int) -> CaptureDevice.Format {
         CaptureDevice.Format(pixelFormat: pixelFormat, width: width, height: height,

@@ -1,7 +1,7 @@
 @testable import CaptureKit
 import Testing
 
-@Suite("Frames in a recording's queue", .ownDevices, .ownDevices)
+@Suite("Frames in a recording's queue", .ownDevices)
 struct InFlightFramesTests {
     @Test("frames waiting in the queue are not dropped; frames a later one passes over are, however many wait")
     func waitingIsNotDropped() {

@@ -7,7 +7,7 @@ import Testing
 /// (nothing on Debian 12's 0.0.3, AeEnable… ColourGains on Debian 13's 0.4), the capabilities
 /// both give, and the element properties each AVFoundation change becomes. On a machine whose
 /// element has the controls, every property written is set on a real `libcamerasrc`.
-@Suite("libcamera controls", .ownDevices, .ownDevices)
+@Suite("libcamera controls", .ownDevices)
 struct LibcameraControlTests {
     /// vimc's Sensor B as Debian 12's `cam -c 'platform/vimc.0 Sensor B' --list-controls
     /// --list-properties` printed it in the vivid guest.

@@ -6,7 +6,7 @@ import Testing
 /// libcamera cameras as the provider reports them (recorded from libcamera 0.0.3 on vimc in the
 /// vivid guest, and a Raspberry Pi camera's id): identity, formats, dedupe, and the source chain.
 /// Live on vimc: `scripts/v4l2vm-e2e.sh` and the conformance suite's `libcamera-live`.
-@Suite("libcamera kind", .ownDevices, .ownDevices)
+@Suite("libcamera kind", .ownDevices)
 struct LibcameraKindTests {
     /// vimc's Sensor B through libcamera 0.0.3's provider: RGB sizes with no frame rate, then a range.
     static func vimc() throws -> MonitoredDevice {

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 @testable import CaptureKit
 
-@Suite("Movie finalizer", .ownDevices, .ownDevices)
+@Suite("Movie finalizer", .ownDevices)
 struct MovieFinalizerTests {
     /// A recording's fragments, as mp4mux writes them while recording: `seconds` of H.264 from 0
     /// (a key frame a second) and `audioSeconds` (as many unless told) of AAC from `audioOffset`

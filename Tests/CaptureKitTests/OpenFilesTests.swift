@@ -4,7 +4,7 @@ import Testing
 
 /// `isInUseByAnotherApplication`'s reading of /proc: another process's descriptor counts, this
 /// process's does not.
-@Suite("Files open in other processes", .ownDevices, .ownDevices)
+@Suite("Files open in other processes", .ownDevices)
 struct OpenFilesTests {
     @Test("a file another process holds open is in use; one only this process has open is not")
     func otherProcess() async throws {

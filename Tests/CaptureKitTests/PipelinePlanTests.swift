@@ -3,7 +3,7 @@ import GStreamerSwift
 import Testing
 @_spi(Plan) @testable import CaptureKit
 
-@Suite("PipelinePlan", .ownDevices, .ownDevices)
+@Suite("PipelinePlan", .ownDevices)
 struct PipelinePlanTests {
     @Test("a session compiles to deterministic names, and gst-launch-1.0 runs the rendered line")
     func goldenPlan() throws {
@@ -85,7 +85,7 @@ struct PipelinePlanTests {
     }
 }
 
-@Suite("VideoDataOutput branch", .ownDevices, .ownDevices)
+@Suite("VideoDataOutput branch", .ownDevices)
 struct VideoDataBranchTests {
     @Test("frames already in the wanted format skip the converter, and the queue when late frames are dropped")
     func passthrough() throws {

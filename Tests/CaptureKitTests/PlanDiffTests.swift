@@ -3,7 +3,7 @@ import Testing
 @_spi(Plan) @testable import CaptureKit
 
 /// `PipelinePlan.diff(to:)` on plans compiled from sessions that are not running: no GStreamer.
-@Suite("Plan diff", .ownDevices, .ownDevices)
+@Suite("Plan diff", .ownDevices)
 struct PlanDiffTests {
     func session(_ outputs: [any CaptureOutput], device: CaptureDevice = .find(virtual: .back)) throws -> (CaptureSession, CaptureDeviceInput) {
         let session = CaptureSession()

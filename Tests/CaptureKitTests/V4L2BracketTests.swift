@@ -5,7 +5,7 @@ import Testing
 /// Bracketed capture on V4L2 cameras, on the recorded C920 table: each image's exposure goes
 /// through the manual controls, and its image waits for the first frame that shows it, found by
 /// metering (the stand-in running source and fed frames of `V4L2CompletionTimeTests`).
-@Suite("V4L2 brackets", .ownDevices, .ownDevices)
+@Suite("V4L2 brackets", .ownDevices)
 struct V4L2BracketTests {
     /// Runs `override` on `device` while frames 30, 31, … are metered at `lumas`; returns the
     /// time of the frame the bracket image waited for.

@@ -6,7 +6,7 @@ import Testing
 /// carries the change, found by metering: the recorded C920 table, a running source that stands
 /// in for v4l2src (it reports the write's running time), and frames fed as the auto-control loop
 /// meters them.
-@Suite("V4L2 completion-handler times", .ownDevices, .ownDevices)
+@Suite("V4L2 completion-handler times", .ownDevices)
 struct V4L2CompletionTimeTests {
     /// Takes control writes like a running v4l2src, all at running time `writtenAt`.
     final class WrittenAt: RunningSourceControl {

@@ -7,7 +7,7 @@ import Testing
 /// V4L2 control discovery and mapping: recorded `v4l2-ctl` tables of real cameras
 /// (test resources in Fixtures/v4l2, each naming its source camera), old control names, malformed input, and a
 /// live check against the kernel's vivid driver where /dev/video0 exists (the v4l2vm guest).
-@Suite("V4L2 controls", .ownDevices, .ownDevices)
+@Suite("V4L2 controls", .ownDevices)
 struct V4L2ControlTests {
     typealias Capability = V4L2ControlMapping.Capability
 

@@ -7,7 +7,7 @@ import Testing
 /// A camera given by path is described alone (`V4L2DeviceProbe`), as GstDeviceMonitor's v4l2
 /// provider would describe it. The live comparison with the monitor runs where
 /// a V4L2 camera exists (scripts/v4l2vm-e2e.sh runs it on vivid).
-@Suite("V4L2 device by path", .ownDevices, .ownDevices)
+@Suite("V4L2 device by path", .ownDevices)
 struct V4L2DeviceProbeTests {
     static let yuyv = [CapsStructure(name: "video/x-raw", fields: [
         "format": .string("YUY2"), "width": .int(640), "height": .int(480), "framerate": .fraction(25, 1),

@@ -4,13 +4,16 @@ import Testing
 
 /// The seed controls on V4L2 cameras, from recorded control tables of real webcams: what gets
 /// written (v4l2src extra-controls) for each AVFoundation call.
-@Suite("V4L2 seed controls", .ownDevices, .ownDevices)
+@Suite("V4L2 seed controls", .ownDevices)
 struct V4L2SeedControlTests {
+    /// A camera answering as the recorded webcam `fixture` does. Its uniqueID is the by-id link
+    /// with a suffix of its own: the configuration lock of a V4L2 camera is a file named for the
+    /// uniqueID, shared by every object of it in every process, and tests run side by side.
     static func camera(_ fixture: String) throws -> CaptureDevice {
         let mapping = V4L2ControlMapping(try V4L2ControlTests.table(fixture))
         let format = CaptureDevice.Format(pixelFormat: .yuy2, width: 640, height: 480,
                                           videoSupportedFrameRateRanges: [.init(minFrameRate: 30, maxFrameRate: 30)])
-        return CaptureDevice(uniqueID: "/dev/v4l/by-id/\(fixture)", modelID: fixture, localizedName: fixture, manufacturer: "Logitech",
+        return CaptureDevice(uniqueID: "/dev/v4l/by-id/\(fixture)-\(UUID().uuidString)", modelID: fixture, localizedName: fixture, manufacturer: "Logitech",
                              position: .unspecified, formats: [format], activeFormat: format, backend: V4L2Backend(path: "/dev/video-\(fixture)", mapping: mapping))
     }
 
@@ -104,7 +107,7 @@ struct V4L2SeedControlTests {
         #expect(!c270.isFocusModeSupported(.locked))
         try c270.lockForConfiguration()
         defer { c270.unlockForConfiguration() }
-        #expect(throws: CaptureError.unsupported(feature: "locked focus", device: "/dev/v4l/by-id/logitech-c270")) {
+        #expect(throws: CaptureError.unsupported(feature: "locked focus", device: c270.uniqueID)) {
             try c270.checked.setFocusModeLocked(lensPosition: 0.5)
         }
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// The virtual microphone's signal, without GStreamer: a tone whose pitch changes every second,
 /// predictable sample by sample from presentation times.
-@Suite("Virtual microphone signal", .ownDevices, .ownDevices)
+@Suite("Virtual microphone signal", .ownDevices)
 struct VirtualMicrophoneSignalTests {
     /// `frames` frames of `format` rendered from `presentationTime`, as values in -1…1 (channel 0).
     static func render(_ format: AudioFormat, frames: Int, from presentationTime: UInt64) -> (bytes: [UInt8], values: [Double]) {

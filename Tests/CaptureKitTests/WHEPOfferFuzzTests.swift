@@ -6,7 +6,7 @@ import Testing
 /// with the client's errors (400's `malformedOffer`, 406's `offerNotAcceptable`), and what it
 /// accepts is what webrtcbin can take (payload types 0…127, a six-hex-digit profile, ICE
 /// credentials and a fingerprint).
-@Suite("WHEP offers: fuzzed", .ownDevices, .ownDevices)
+@Suite("WHEP offers: fuzzed", .ownDevices)
 struct WHEPOfferFuzzTests {
     /// The fixture's offer with a second H.264 payload type (High profile) and an Opus audio
     /// section, as lines.

@@ -1,7 +1,7 @@
 import Testing
 @testable import CaptureKit
 
-@Suite("WhiteBalance colour science", .ownDevices, .ownDevices)
+@Suite("WhiteBalance colour science", .ownDevices)
 struct WhiteBalanceTests {
     typealias Math = WhiteBalanceMath
     typealias Chromaticity = CaptureDevice.WhiteBalanceChromaticityValues
