@@ -27,8 +27,9 @@ struct ConfigurationLockTests {
 
     @Test("another process holding the lock makes lockForConfiguration throw with its pid")
     func otherProcess() async throws {
-        // A device of its own, so that nothing else running is locked out meanwhile.
-        let device = CaptureDevice.testPattern(width: 64, height: 48, pattern: "snow", isLive: true)
+        // A device of its own (no other test uses this pattern), so that nothing else running
+        // beside it is locked out meanwhile: the lock is a file named for the uniqueID.
+        let device = CaptureDevice.testPattern(width: 64, height: 48, pattern: "pinwheel", isLive: true)
         let path = DeviceConfigurationLock.path(for: device.uniqueID)
         try FileManager.default.createDirectory(atPath: DeviceConfigurationLock.directory, withIntermediateDirectories: true)
         let holder = Process()
@@ -44,11 +45,11 @@ struct ConfigurationLockTests {
                 device.unlockForConfiguration()
             } catch let caught {
                 error = caught
-                if caught == .deviceLocked(device: "test-pattern:snow", holderPID: holder.processIdentifier) { break }
+                if caught == .deviceLocked(device: "test-pattern:pinwheel", holderPID: holder.processIdentifier) { break }
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(error == .deviceLocked(device: "test-pattern:snow", holderPID: holder.processIdentifier))
+        #expect(error == .deviceLocked(device: "test-pattern:pinwheel", holderPID: holder.processIdentifier))
         holder.waitUntilExit()
         try device.lockForConfiguration()
         device.unlockForConfiguration()
