@@ -22,11 +22,14 @@ enum VirtualCamera {
         videoMaxZoomFactor: 16)
     }
 
+    /// The uniqueID of the virtual camera facing `position` (`virtual:back`, `virtual:front`).
+    static func uniqueID(_ position: CaptureDevice.Position) -> String { "virtual:\(position)" }
+
     /// A new virtual camera facing `position`, with state of its own (each context has its
     /// own pair, `VirtualCameraKind.makeContextDevices`).
     static func make(position: CaptureDevice.Position) -> CaptureDevice {
         let initial = SessionPreset.high.bestFormat(among: formats)!
-        let device = CaptureDevice(uniqueID: "virtual:\(position)", modelID: "capturekit:virtual",
+        let device = CaptureDevice(uniqueID: uniqueID(position), modelID: "capturekit:virtual",
                                    localizedName: "Virtual Camera (\(position))", manufacturer: manufacturer,
                                    position: position, formats: formats, activeFormat: initial, backend: VirtualCameraBackend(position: position))
         return device

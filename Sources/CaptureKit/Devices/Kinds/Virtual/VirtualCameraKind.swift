@@ -2,7 +2,7 @@
 /// `virtual-front` and their uniqueIDs, and listed where no hardware camera is connected or
 /// `CaptureDevice.listsVirtualDevices` asks for them. Each context has its own pair.
 struct VirtualCameraKind: DeviceKind {
-    static let back = "virtual:back", front = "virtual:front"
+    static let back = VirtualCamera.uniqueID(.back), front = VirtualCamera.uniqueID(.front)
 
     func device(named reference: String, in registry: DeviceRegistry) -> CaptureDevice? {
         switch reference {
