@@ -398,43 +398,20 @@ struct VideoPreviewGeometryTests {
     static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/CaptureKit/CaptureKit.docc/PreviewingVideo.md")
 
-    @Test("PreviewingVideo.md's samples are compiled here and in VideoPreviewTests.swift, word for word; tap-to-focus runs here")
+    @Test("PreviewingVideo.md's samples are compiled in VideoPreviewTests.swift and the ports' PreviewTapToFocusTests.swift, word for word")
     func articleSample() throws {
         let text = try String(contentsOf: Self.article, encoding: .utf8)
-        let here = URL(fileURLWithPath: #filePath)
-        let source = try [here, here.deletingLastPathComponent().appendingPathComponent("VideoPreviewTests.swift")]
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let source = try [tests.appendingPathComponent("CaptureKitTests/VideoPreviewTests.swift"),
+                          tests.appendingPathComponent("PortsTests/PreviewTapToFocusTests.swift")]
             .map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
-        // Lines without their indentation, blank ones dropped, in the sample and in this file alike.
+        // Lines without their indentation, blank ones dropped, in the sample and in those files alike.
         let flattened = source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
         let blocks = text.components(separatedBy: "```swift\n").dropFirst().map { String($0.components(separatedBy: "```")[0]) }
         #expect(blocks.count == 2)
         for block in blocks {
             let sample = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
-            #expect(flattened.contains(sample), "not compiled in VideoPreviewGeometryTests.swift or VideoPreviewTests.swift:\n\(block)")
+            #expect(flattened.contains(sample), "not compiled in VideoPreviewTests.swift or PreviewTapToFocusTests.swift:\n\(block)")
         }
-        try tapToFocus()
-    }
-
-    func tapToFocus() throws {
-        let session = CaptureSession()
-        let device = try CaptureDevice.find("virtual")
-        try session.addInput(CaptureDeviceInput(device: device))
-        let preview = VideoPreview(session: session)
-        preview.connection?.videoOrientation = .portrait
-        preview.bounds = CGRect(x: 0, y: 0, width: 320, height: 568)
-
-        func focus(at tap: CGPoint) throws {
-            guard device.isFocusPointOfInterestSupported, device.isFocusModeSupported(.autoFocus),
-                  let point = preview.captureDevicePointOfInterestIfVisible(for: tap) else { return }
-            try device.lockForConfiguration()
-            defer { device.unlockForConfiguration() }
-            try device.setFocusPointOfInterest(point)
-            try device.setFocusMode(.autoFocus)
-        }
-        try focus(at: CGPoint(x: 80, y: 142))
-
-        defer { device.restoreDefaultControls() }
-        #expect(device.focusPointOfInterest == preview.captureDevicePointOfInterest(for: CGPoint(x: 80, y: 142)))
-        #expect(device.focusMode == .autoFocus || device.focusMode == .locked)
     }
 }
