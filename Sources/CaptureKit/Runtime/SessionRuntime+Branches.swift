@@ -70,56 +70,85 @@ extension SessionRuntime {
         }
     }
 
-    /// Unlinks a branch from its tees at an idle probe on each tee pad (between two frames),
-    /// sends end of stream into it first when it must finish (a muxer) and waits for that to
-    /// reach its sink, then takes it to NULL, removes it, releases the pads and tells its output
-    /// (whose waiting work fails with `error`). A failed branch (`finish` false) is not waited on.
+    /// Starts taking a branch out: unlinks it from its tees at an idle probe on each tee pad
+    /// (between two frames), sending end of stream into it first when it must finish (a muxer),
+    /// and catches that at its sinks. Each probe posts an event (`BranchLifecycle`); when every
+    /// feed and sink has answered, or at the deadline (2 s, or 7 s for a branch that finishes),
+    /// `retire` takes the branch out and tells its output (whose waiting work fails with `error`).
+    /// A failed branch (`finish` false) is not finished. Returns at once.
     func removeBranch(_ key: String, error: CaptureError, finish: Bool = true) {
-        guard let branch = live.withLock({ live -> LiveBranch? in
-            guard let branch = live.running(key) else { return nil }
-            live.move(key, .drain)
-            return branch
+        guard let (branch, number) = live.withLock({ live -> (LiveBranch, Int)? in
+            guard let branch = live.running(key), let number = live.branches[key]?.number else { return nil }
+            return (branch, number)
         }) else { return }
-        let finished = DispatchSemaphore(value: 0)
         let finishes = finish && branch.plan.finishesWithEndOfStream
         let sinks = finishes ? branch.plan.sinks.compactMap { try? branch.bin.element(named: $0.name).staticPad("sink") } : []
+        let takeOut = live.withLock { live in
+            live.branches[key]?.drainError = error
+            return live.move(key, .drain(feeds: branch.feeds.count, sinks: sinks.count))
+        }
+        if takeOut != nil { return retire(key) }
+        let executor = executor
+        let post: @Sendable (BranchLifecycle.Event) -> Void = { [weak self] event in
+            executor.post { [weak self] in self?.drained(key, number: number, event) }
+        }
         // End of stream stops at the sink's pad: everything before it is written, and a sink
         // that saw it would post EOS, which a pipeline left with no other sink would take as its
         // own end.
         for sink in sinks {
             sink.addProbe(.eventDownstream) { _, data in
                 guard data == .event(.endOfStream) else { return .ok }
-                finished.signal()
+                post(.sinkFinished)
                 return .drop
             }
         }
-        let unlinked = DispatchSemaphore(value: 0)
         for feed in branch.feeds {
             feed.teePad.addProbe(.idle) { _, _ in
                 _ = feed.linked.unlink(from: feed.entry)
                 if finishes { feed.entry.send(.endOfStream()) }
-                unlinked.signal()
+                post(.feedUnlinked)
                 return .remove
             }
         }
-        // A feed whose idle probe has not run in 2 s (its source stalled) is logged and the branch
-        // removed all the same; a sink without end of stream in 5 s likewise (its file may lack
-        // its end: the output's did-finish says what the file holds).
-        for _ in branch.feeds where unlinked.wait(timeout: .now() + .seconds(2)) == .timedOut {
-            CaptureLog.logger.warning("branch \(key): a feed was not unlinked within 2 s; removing the branch anyway")
+        // A feed whose source stalled, or a sink that never sees end of stream (its file may
+        // then lack its end: the output's did-finish says what the file holds), does not keep
+        // the branch: at the deadline it is taken out all the same.
+        executor.post(at: .now() + (sinks.isEmpty ? .seconds(2) : .seconds(7))) { post(.deadline) }
+    }
+
+    /// On the executor: a probe's or the deadline's event for the branch numbered `number`
+    /// under `key` (none for one since rebuilt or gone).
+    private func drained(_ key: String, number: Int, _ event: BranchLifecycle.Event) {
+        guard let (phase, overdue) = live.withLock({ live -> (BranchLifecycle.Phase, Bool?)? in
+            guard let part = live.branches[key], part.number == number else { return nil }
+            return (part.lifecycle.phase, live.move(key, event))
+        }) else { return }
+        guard let overdue else { return }
+        if overdue, case .draining(let feeds, let sinks) = phase {
+            CaptureLog.logger.warning("branch \(key): \(feeds) feed(s) not unlinked and \(sinks) sink(s) without end of stream at the deadline; removing the branch anyway")
         }
-        for _ in sinks where finished.wait(timeout: .now() + .seconds(5)) == .timedOut {
-            CaptureLog.logger.warning("branch \(key): no end of stream reached a sink within 5 s; removing the branch anyway")
-        }
+        retire(key)
+    }
+
+    /// Takes a drained branch out: removes its bin, gives the tees their pads back, tells its
+    /// output, then runs what waited for no branch to drain.
+    private func retire(_ key: String) {
+        guard let (branch, error) = live.withLock({ live -> (LiveBranch, CaptureError)? in
+            guard let part = live.branches[key], let branch = part.running else { return nil }
+            live.branches[key]?.running = nil
+            return (branch, part.drainError ?? .captureCancelled)
+        }) else { return }
         pipeline.remove(branch.bin)
         for feed in branch.feeds { feed.release() }
-        live.withLock { live in
-            live.branches[key]?.running = nil
-            live.move(key, .drained)
-        }
         branch.output?.detach(error: error)
         // The branch's threads (an encoder's workers, a queue's) freed their memory into arenas
         // glibc keeps: without this, resident memory grew by ~600 KB a recording.
         GStreamer.releaseFreeMemory()
+        let waiting = live.withLock { live -> [@Sendable () -> Void] in
+            guard !live.isDraining else { return [] }
+            defer { live.whenDrained = [] }
+            return live.whenDrained
+        }
+        for then in waiting { then() }
     }
 }

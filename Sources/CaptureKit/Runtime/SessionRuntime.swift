@@ -9,11 +9,14 @@ import Synchronization
 /// removed at an idle probe on their tee pad, sources swapped behind their tee; the pipeline
 /// keeps its clock and base time, so presentation times continue across every change.
 ///
-/// Threading: `apply` and `stop` are called one at a time, on the session's executor
-/// (`SessionExecutor`); they wait for GStreamer (a state change, an idle probe, bounded) but
-/// never for user code. The bus is read on a thread of its own.
+/// Threading: `apply`, `stop` and the other changes are called one at a time, on the session's
+/// executor (`SessionExecutor`), and finish there: a change that waits for the pipeline (a
+/// branch to drain, a source to be idle) returns at once and finishes in the executor's event
+/// that its probe or deadline posts, calling the `then` it was given. It never waits for a
+/// streaming thread, nor for user code. The bus is read on a thread of its own.
 final class SessionRuntime: Sendable {
     let pipeline: Pipeline
+    let executor: SessionExecutor
     let live = Mutex(Live())
     private let watch = Mutex<BusWatch?>(nil)
 
@@ -26,6 +29,11 @@ final class SessionRuntime: Sendable {
         /// is its output's), live, draining, or retired (late errors, one posted on the way to
         /// NULL say, concern no one).
         var branches: [String: BranchPart] = [:]
+        /// Each branch built gets the next number: a probe's or deadline's event names the branch
+        /// it was posted for, and one for a branch since rebuilt under its key changes nothing.
+        var built = 0
+        /// Run on the executor once no branch drains.
+        var whenDrained: [@Sendable () -> Void] = []
 
         /// The branch keyed `key` as it runs: joined and not yet taken out.
         func running(_ key: String) -> LiveBranch? {
@@ -36,13 +44,16 @@ final class SessionRuntime: Sendable {
         /// stage); a key already joining, live or draining is a programming error (`move`).
         mutating func join(_ key: String, output: (any OutputNode)?, gate: BranchGate) {
             move(key, .join)
-            branches[key] = BranchPart(output: output, gate: gate)
+            built += 1
+            branches[key] = BranchPart(output: output, gate: gate, number: built)
         }
 
-        /// Moves the branch keyed `key` on `event` and performs what the move says. A move the
-        /// lifecycle does not have is a programming error: asserted in debug builds, logged
-        /// and ignored in release ones.
-        mutating func move(_ key: String, _ event: BranchLifecycle.Event) {
+        /// Moves the branch keyed `key` on `event` and closes its gate when the move says so;
+        /// when the move takes it out, returns whether that is overdue (else nil). A move the lifecycle does not
+        /// have is a programming error: asserted in debug builds, logged and ignored in release
+        /// ones.
+        @discardableResult
+        mutating func move(_ key: String, _ event: BranchLifecycle.Event) -> Bool? {
             do throws(BranchLifecycle.Transition) {
                 let effects: [BranchLifecycle.Effect]
                 if var part = branches[key] {
@@ -52,16 +63,23 @@ final class SessionRuntime: Sendable {
                     _ = try BranchLifecycle.next(from: nil, on: event)
                     effects = []
                 }
+                var takeOut: Bool?
                 for effect in effects {
                     switch effect {
                     case .closeGate: branches[key]?.gate.close()
+                    case .takeOut(let overdue): takeOut = overdue
                     }
                 }
+                return takeOut
             } catch {
                 CaptureLog.logger.critical("branch \(key): \(error)")
                 assertionFailure("branch \(key): \(error)")
+                return nil
             }
         }
+
+        /// Whether a branch is draining.
+        var isDraining: Bool { branches.values.contains { $0.lifecycle.isDraining } }
     }
 
     /// One branch's phase, the gate its feeds pass frames through, its output (none for an
@@ -70,11 +88,17 @@ final class SessionRuntime: Sendable {
         var lifecycle = BranchLifecycle()
         let output: (any OutputNode)?
         let gate: BranchGate
+        /// Which branch built under its key this is (`Live.built`).
+        let number: Int
         var running: LiveBranch?
+        /// What its output is told when it is out (set when it starts draining).
+        var drainError: CaptureError?
     }
 
     /// Makes an empty pipeline and starts reading its bus: `onMessage` runs on the bus thread.
-    init(onMessage: @escaping @Sendable (BusMessage) -> Void) {
+    /// Changes that wait for the pipeline finish in events posted to `executor`.
+    init(executor: SessionExecutor, onMessage: @escaping @Sendable (BusMessage) -> Void) {
+        self.executor = executor
         pipeline = Pipeline(name: "capturekit")
         // On the failing element's thread, before its error flows back up: the branch's feeds
         // drop from now on, so the tee it hangs from (a source's, or an encoded stage's shared
@@ -91,65 +115,103 @@ final class SessionRuntime: Sendable {
     /// The plan the pipeline runs.
     var plan: PipelinePlan { live.withLock { $0.plan } }
 
-    /// Builds everything in `plan`, sets the pipeline PLAYING and waits for it.
-    func start(_ plan: PipelinePlan, graph: SessionGraph) throws(CaptureError) {
-        do {
-            try apply(plan, graph: graph)
-        } catch {
-            stop()
-            throw error
-        }
-        do {
-            try pipeline.setState(.playing)
-        } catch {
-            stop()
-            throw .pipelineFailed(error)
+    /// Builds everything in `plan` and sets the pipeline PLAYING; `then` gets the error that
+    /// stopped it, once it has stopped again.
+    func start(_ plan: PipelinePlan, graph: SessionGraph, then done: @escaping @Sendable (CaptureError?) -> Void) {
+        apply(plan, graph: graph) { [self] error in
+            if let error { return stop { done(error) } }
+            do throws(GStreamerError) {
+                try pipeline.setState(.playing)
+            } catch {
+                return stop { done(.pipelineFailed(error)) }
+            }
+            done(nil)
         }
     }
 
-    /// Turns the pipeline into one running `plan`: only what differs is touched.
-    func apply(_ plan: PipelinePlan, graph: SessionGraph) throws(CaptureError) {
+    /// Turns the pipeline into one running `plan`: only what differs is touched. The branches
+    /// to remove start draining first; the other operations run, in order, once they are out.
+    /// `then` gets the error of the operation that could not be made (the pipeline is then
+    /// part way), or nil.
+    func apply(_ plan: PipelinePlan, graph: SessionGraph, then done: @escaping @Sendable (CaptureError?) -> Void) {
         // Branches that stay serve their new connections before a new camera's first frame.
         let operations = live.withLock { live in
             for node in graph.branches { live.running(node.name)?.slot?.connection = node.connection }
             return live.plan.diff(to: plan)
         }
         CaptureLog.logger.debug("runtime: \(operations.count) operation(s)\(operations.isEmpty ? "" : ": ")\(operations.map(\.summary).joined(separator: ", "))")
+        var rest: [PlanOperation] = []
         for operation in operations {
-            switch operation {
-            case .removeBranch(let key): removeBranch(key, error: .captureCancelled)
-            case .removeSource(let key): removeSource(key)
-            case .replaceSource(let source): try replaceSource(source, input: graph.input(named: source.key))
-            case .addSource(let source): try addSource(source, input: graph.input(named: source.key))
-            case .setProperty(let element, let name, let value): try setProperty(element, name, value)
-            case .addBranch(let branch): try addBranch(branch, graph: graph)
+            if case .removeBranch(let key) = operation { removeBranch(key, error: .captureCancelled) } else { rest.append(operation) }
+        }
+        whenDrained { [self, rest] in perform(rest[...], plan: plan, graph: graph, then: done) }
+    }
+
+    /// Performs `operations` in order; one that waits for the pipeline (a source taken out at
+    /// an idle moment) goes on from the event that finishes it.
+    private func perform(_ operations: ArraySlice<PlanOperation>, plan: PipelinePlan, graph: SessionGraph,
+                         then done: @escaping @Sendable (CaptureError?) -> Void) {
+        var remaining = operations
+        while let operation = remaining.popFirst() {
+            do throws(CaptureError) {
+                switch operation {
+                case .removeBranch(let key): removeBranch(key, error: .captureCancelled)
+                case .removeSource(let key): removeSource(key)
+                case .replaceSource(let source):
+                    let input = try graph.input(named: source.key)
+                    return replaceSource(source, input: input) { [self, remaining] error in
+                        if let error { return done(error) }
+                        perform(remaining, plan: plan, graph: graph, then: done)
+                    }
+                case .addSource(let source): try addSource(source, input: graph.input(named: source.key))
+                case .setProperty(let element, let name, let value): try setProperty(element, name, value)
+                case .addBranch(let branch): try addBranch(branch, graph: graph)
+                }
+            } catch {
+                return done(error)
             }
         }
         live.withLock { $0.plan = plan }
+        done(nil)
+    }
+
+    /// Runs `then` on the executor once no branch is draining: at once when none is.
+    func whenDrained(_ then: @escaping @Sendable () -> Void) {
+        let now = live.withLock { live -> Bool in
+            guard live.isDraining else { return true }
+            live.whenDrained.append(then)
+            return false
+        }
+        if now { then() }
     }
 
     /// Finishes the branches that end with end of stream (a recording's file is finished),
-    /// then stops the pipeline (NULL), the bus thread, and tells outputs their branches are gone.
-    func stop() {
+    /// then stops the pipeline (NULL), the bus thread, and tells outputs their branches are
+    /// gone; `then` runs once all that is done.
+    func stop(then done: @escaping @Sendable () -> Void) {
         let finishing = live.withLock { live in
             live.branches.keys.filter { live.running($0)?.plan.finishesWithEndOfStream == true }
         }
         for key in finishing { removeBranch(key, error: .sessionStopped) }
-        let (sources, outputs) = live.withLock { live in
-            defer { live = Live() }
-            return (Array(live.sources.values), live.branches.keys.compactMap { live.running($0)?.output })
+        whenDrained { [self] in
+            let (sources, outputs) = live.withLock { live in
+                defer { live = Live() }
+                return (Array(live.sources.values), live.branches.keys.compactMap { live.running($0)?.output })
+            }
+            for source in sources { source.input.device.clearRunningSource(source.controls) }
+            watch.withLock { $0?.stop(); $0 = nil }
+            try? pipeline.setState(.null)
+            for output in outputs { output.detach(error: .captureCancelled) }
+            done()
         }
-        for source in sources { source.input.device.clearRunningSource(source.controls) }
-        watch.withLock { $0?.stop(); $0 = nil }
-        try? pipeline.setState(.null)
-        for output in outputs { output.detach(error: .captureCancelled) }
     }
 
     /// Takes a failed branch out of the pipeline and the plan (a later commit builds it again);
-    /// its output's waiting work fails with `error`.
-    func dropBranch(_ key: String, error: CaptureError) {
+    /// its output's waiting work fails with `error`. `then` runs once it is out.
+    func dropBranch(_ key: String, error: CaptureError, then done: @escaping @Sendable () -> Void) {
         removeBranch(key, error: error, finish: false)
         live.withLock { $0.plan.branches.removeAll { $0.key == key } }
+        whenDrained(done)
     }
 
     /// Who owns the element GStreamer named in a message: a source, a branch, a branch already

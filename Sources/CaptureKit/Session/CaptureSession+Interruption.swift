@@ -52,7 +52,8 @@ extension CaptureSession {
             guard state.generation == generation, state.isRunning, let runtime = state.runtime else { return nil }
             return runtime.live.withLock { $0.sources[key] }.map { (runtime, $0.input) }
         }) else { return }
-        runtime.suspendSource(key)
+        // Requests wait until the source is out (its idle moment); its events do not.
+        executor.hold { release in runtime.suspendSource(key, then: release) }
         let audio = input.mediaType == .audio
         let began: InterruptionReason = reason == .deviceBusy
             ? (audio ? .audioDeviceInUseByAnotherClient : .videoDeviceInUseByAnotherClient)
@@ -92,7 +93,7 @@ extension CaptureSession {
             return (runtime, interruption)
         }) else { return }
         guard !interruption.resuming, let input = runtime.live.withLock({ $0.sources[interruption.source]?.input }),
-              Self.isAvailable(input.device) else { return }
+              isAvailable(input.device) else { return }
         setInterruption { $0?.resuming = true }
         do throws(CaptureError) {
             let notifications = self.notifications
@@ -115,10 +116,10 @@ extension CaptureSession {
     }
 
     /// Whether a device is worth opening again: connected (a re-plugged camera is a new object
-    /// with the same uniqueID). A busy device is tried: a new source fails as the old one did
-    /// (interrupting again, quietly) until the other process lets go.
-    static func isAvailable(_ device: CaptureDevice) -> Bool {
-        device.isConnected || CaptureDevice(uniqueID: device.uniqueID)?.isConnected == true
+    /// with the same uniqueID, in the session's context). A busy device is tried: a new source
+    /// fails as the old one did (interrupting again, quietly) until the other process lets go.
+    func isAvailable(_ device: CaptureDevice) -> Bool {
+        device.isConnected || context.device(uniqueID: device.uniqueID)?.isConnected == true
     }
 }
 

@@ -22,46 +22,59 @@ extension CaptureSession {
     public static let outputKey = "CaptureSessionOutputKey"
 
     /// Builds and starts the pipeline, blocking until it runs. Throws when the graph cannot run
-    /// (an output without an input, a missing element, a device that fails to start).
-    /// The `startRunning()` of ``Checked`` and of the session run it.
+    /// (an output without an input, a missing element, a device that fails to start), once what
+    /// was built is stopped again. The `startRunning()` of ``Checked`` and of the session run it.
     func checkedStartRunning() throws(CaptureError) {
-        let started = try executor.run { () throws(CaptureError) -> Bool in
-            guard state.withLock({ $0.runState == .idle || $0.runState == .failed }) else { return false }
+        let nested = executor.isCurrent
+        let started = try executor.run(whenNested: false) { (transition: Transition<Bool, CaptureError>) in
+            guard state.withLock({ $0.runState == .idle || $0.runState == .failed }) else { return transition.finish(.success(false)) }
             setRunState(.starting)
+            let graph: SessionGraph, plan: PipelinePlan
             do throws(CaptureError) {
-                let (graph, plan) = try checkedPlan()
-                let runtime = makeRuntime()
-                // Stored before it starts: an error a branch posts while starting (a publisher
-                // that finds no server) finds the branch's output, and is not lost.
-                state.withLock { $0.runtime = runtime }
-                try runtime.start(plan, graph: graph)
+                (graph, plan) = try checkedPlan()
             } catch {
-                state.withLock { $0.runtime = nil }
                 setRunState(.failed)
-                throw error
+                return transition.finish(.failure(error))
             }
-            setConnectionsActive(true)
-            setRunState(.running)
-            return true
+            let runtime = makeRuntime()
+            // Stored before it starts: an error a branch posts while starting (a publisher that
+            // finds no server) finds the branch's output, and is not lost.
+            state.withLock { $0.runtime = runtime }
+            runtime.start(plan, graph: graph) { [self] error in
+                if let error {
+                    state.withLock { $0.runtime = nil }
+                    setRunState(.failed)
+                    return transition.finish(.failure(error))
+                }
+                setConnectionsActive(true)
+                setRunState(.running)
+                // Nested (an observer on the executor), the start is announced where it ends.
+                if nested { NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self) }
+                transition.finish(.success(!nested))
+            }
         }
         if started { NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self) }
     }
 
-    /// Stops the pipeline, blocking until it has stopped. Stills still waiting fail with
-    /// `captureCancelled`.
+    /// Stops the pipeline, blocking until it has stopped (recordings finished). Stills still
+    /// waiting fail with `captureCancelled`.
     public func stopRunning() {
-        let stopped = executor.run { () -> Bool in
+        let nested = executor.isCurrent
+        let stopped = executor.run(whenNested: false) { (transition: Transition<Bool, Never>) in
             guard let runtime = state.withLock({ state -> SessionRuntime? in
                 guard state.isRunning else { return nil }
                 defer { state.runtime = nil }
                 return state.runtime
-            }) else { return false }
+            }) else { return transition.finish(.success(false)) }
             setRunState(.stopping)
-            runtime.stop()
-            if state.withLock({ $0.interruption != nil }) { setInterruptionEnded() }
-            setConnectionsActive(false)
-            setRunState(.idle)
-            return true
+            runtime.stop { [self] in
+                if state.withLock({ $0.interruption != nil }) { setInterruptionEnded() }
+                setConnectionsActive(false)
+                setRunState(.idle)
+                // Nested (the pipeline's end, an error, an observer), the stop is announced where it ends.
+                if nested { NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self) }
+                transition.finish(.success(!nested))
+            }
         }
         if stopped { NotificationCenter.default.post(name: Self.didStopRunningNotification, object: self) }
     }
@@ -69,23 +82,32 @@ extension CaptureSession {
     /// Changes the running pipeline to the current graph: only the branches and sources that
     /// differ are touched. A change that cannot be made stops the session (runtime error).
     func applyGraphIfRunning() throws(CaptureError) {
-        try executor.run { () throws(CaptureError) in
-            guard let runtime = state.withLock({ $0.runState == .running ? $0.runtime : nil }) else { return }
+        try executor.run(whenNested: ()) { (transition: Transition<Void, CaptureError>) in
+            guard let runtime = state.withLock({ $0.runState == .running ? $0.runtime : nil }) else { return transition.finish(.success(())) }
             setRunState(.reconfiguring)
-            do throws(CaptureError) {
-                let (graph, plan) = try checkedPlan()
-                try runtime.apply(plan, graph: graph)
-                setConnectionsActive(true)
-                setRunState(.running)
-            } catch {
-                runtime.stop()
-                state.withLock { $0.runtime = nil }
-                setConnectionsActive(false)
-                setRunState(.failed)
-                postRuntimeError(error)
+            let failed: @Sendable (CaptureError) -> Void = { [self] error in
                 var posted = error
                 posted.wasPostedAsRuntimeError = true
-                throw posted
+                transition.settle(.failure(posted))
+                runtime.stop { [self] in
+                    state.withLock { $0.runtime = nil }
+                    setConnectionsActive(false)
+                    setRunState(.failed)
+                    postRuntimeError(error)
+                    transition.end()
+                }
+            }
+            let graph: SessionGraph, plan: PipelinePlan
+            do throws(CaptureError) {
+                (graph, plan) = try checkedPlan()
+            } catch {
+                return failed(error)
+            }
+            runtime.apply(plan, graph: graph) { [self] error in
+                if let error { return failed(error) }
+                setConnectionsActive(true)
+                setRunState(.running)
+                transition.finish(.success(()))
             }
         }
     }
@@ -97,7 +119,7 @@ extension CaptureSession {
             state.generation += 1
             return state.generation
         }
-        return SessionRuntime { [weak self] message in
+        return SessionRuntime(executor: executor) { [weak self] message in
             self?.handle(message, generation: generation)
         }
     }
@@ -136,7 +158,9 @@ extension CaptureSession {
             // A part of the output it deals with itself (one WHEP viewer): the branch runs on.
             if case .branch(_, let output) = owner, output.takesError(fromElement: source) { return }
             if case .branch(let key, let output) = owner {
-                executor.submit { self.branchFailed(key, output: output, element: source, message: text, reason: reason, generation: generation) }
+                executor.submit(until: { release in
+                    self.branchFailed(key, output: output, element: source, message: text, reason: reason, generation: generation, then: release)
+                })
                 return
             }
             // A branch already taken out (a publisher whose server went away errs again on its
@@ -174,14 +198,18 @@ extension CaptureSession {
     /// On the executor: takes a failed branch out of the running pipeline, fails its output's
     /// waiting work with the error, and posts it with the output on the notification queue.
     /// A full disk is `diskFull`, anything else `branchFailed`.
-    private func branchFailed(_ key: String, output: any OutputNode, element: String, message: String, reason: BusErrorReason, generation: Int) {
+    /// Holds the executor until the branch is out; `then` releases it.
+    private func branchFailed(_ key: String, output: any OutputNode, element: String, message: String, reason: BusErrorReason, generation: Int,
+                              then done: @escaping @Sendable () -> Void) {
         let error = CaptureError(code: reason == .noSpaceLeft ? .diskFull : .branchFailed, message: "output '\(output.kind)' (\(key)) failed in '\(element)': \(message); the session keeps running",
                                  element: element)
-        guard let runtime = state.withLock({ $0.generation == generation && $0.isRunning ? $0.runtime : nil }) else { return }
-        runtime.dropBranch(key, error: error)
-        notifications.async {
-            NotificationCenter.default.post(name: Self.runtimeErrorNotification, object: self,
-                                            userInfo: [Self.errorKey: error, Self.outputKey: output])
+        guard let runtime = state.withLock({ $0.generation == generation && $0.isRunning ? $0.runtime : nil }) else { return done() }
+        runtime.dropBranch(key, error: error) { [self] in
+            notifications.async {
+                NotificationCenter.default.post(name: Self.runtimeErrorNotification, object: self,
+                                                userInfo: [Self.errorKey: error, Self.outputKey: output])
+            }
+            done()
         }
     }
 
