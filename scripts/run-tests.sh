@@ -28,6 +28,9 @@ real_time='MovieFileOutputTests|MovieRecordingBehaviourTests|StreamOutputTests/|
 real_time+='|FileCameraTests|ZoomTests|FormatSwitchTests|VirtualCameraTests|MetadataOutputTests|RuntimeChurnTests'
 real_time+='|PortedServiceTests|PauseRecordingTests|AutoModesTests|StreamOutputWHEPTests|StreamOutputRTSPTests'
 real_time+='|RecordCommandTests|ServeCommandTests|BrowserTests|WHEPTests'
+# README's command lines run `capture run pipelines/stream-srt.yaml`, which listens on the fixed
+# port 9710 that the pipeline examples' own run of that file (another process) also takes.
+real_time+='|ReadmeCommandTests'
 alone="$quiet|$real_time"
 # Each process's tests, and how many run at once. The package that depends on CaptureKit by
 # version builds it from nothing (two cores for minutes): it starts first, in a process of its

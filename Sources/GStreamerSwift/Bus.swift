@@ -52,9 +52,15 @@ public final class Bus: Sendable {
 
     /// Waits up to `timeout` nanoseconds for the next message.
     public func pop(timeout: UInt64) -> BusMessage? {
+        popRouted(timeout: timeout)?.message
+    }
+
+    /// Waits up to `timeout` nanoseconds for the next message, with where it came from (an
+    /// empty path for a message without a source).
+    public func popRouted(timeout: UInt64) -> (message: BusMessage, origin: MessageOrigin)? {
         guard let message = gst_bus_timed_pop(pointer.raw, GstClockTime(timeout)) else { return nil }
         defer { gst_message_unref(message) }
-        return BusMessage(message)
+        return (BusMessage(message), message.pointee.src.map(MessageOrigin.of) ?? MessageOrigin(path: []))
     }
 }
 
@@ -150,10 +156,20 @@ public final class BusWatch: Sendable {
     static let stopMessage = "capturekit-bus-watch-stop"
 
     public convenience init(pipeline: Pipeline, handler: @escaping @Sendable (BusMessage) -> Void) {
+        self.init(bus: pipeline.bus, name: "\(pipeline.name)-bus") { message, _ in handler(message) }
+    }
+
+    /// Hands `handler` each message with where it came from, so it can be routed by which of
+    /// the pipeline's parts holds its source.
+    public convenience init(pipeline: Pipeline, routing handler: @escaping @Sendable (BusMessage, MessageOrigin) -> Void) {
         self.init(bus: pipeline.bus, name: "\(pipeline.name)-bus", handler: handler)
     }
 
-    init(bus: Bus, name: String, handler: @escaping @Sendable (BusMessage) -> Void) {
+    convenience init(bus: Bus, name: String, handler: @escaping @Sendable (BusMessage) -> Void) {
+        self.init(bus: bus, name: name) { message, _ in handler(message) }
+    }
+
+    init(bus: Bus, name: String, handler: @escaping @Sendable (BusMessage, MessageOrigin) -> Void) {
         self.bus = bus
         let finished = self.finished
         let stopped = self.stopped
@@ -161,9 +177,9 @@ public final class BusWatch: Sendable {
             stopped.thread.store(UInt(pthread_self()), ordering: .releasing)
             // A pipeline set to NULL flushes its bus, dropping the stop message: poll the flag too.
             while !stopped.value.load(ordering: .acquiring) {
-                guard let message = bus.pop(timeout: 50_000_000) else { continue }
+                guard let (message, origin) = bus.popRouted(timeout: 50_000_000) else { continue }
                 if case .element(_, let structure) = message, structure.hasPrefix(BusWatch.stopMessage) { break }
-                handler(message)
+                handler(message, origin)
             }
             finished.signal()
         }
@@ -189,8 +205,9 @@ final class StopFlag: Sendable {
 }
 
 /// Told, on the thread that posts it, the planned name (see `BusMessage.plannedName`) of each
-/// element that posts an error: before the element returns its failure to its upstream.
-public typealias BusErrorSyncHandler = @Sendable (String) -> Void
+/// element that posts an error, and where it is: before the element returns its failure to its
+/// upstream.
+public typealias BusErrorSyncHandler = @Sendable (String, MessageOrigin) -> Void
 
 extension Bus {
     /// Calls `handler` synchronously for every error message, on the posting element's
@@ -205,7 +222,7 @@ extension Bus {
 extension Trampolines {
     static let busErrorSync: GstBusSyncHandler = { _, message, userData in
         if let message, message.pointee.type == GST_MESSAGE_ERROR, let source = message.pointee.src {
-            CallbackBox<BusErrorSyncHandler>.from(userData).value(BusMessage.plannedName(source))
+            CallbackBox<BusErrorSyncHandler>.from(userData).value(BusMessage.plannedName(source), MessageOrigin.of(source))
         }
         return GST_BUS_PASS
     }

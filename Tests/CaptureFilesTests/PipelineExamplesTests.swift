@@ -7,8 +7,8 @@ import Testing
 /// against gst-launch-1.0 itself, and a real run on the virtual cameras. Plus the session-building
 /// errors a file can only hit once devices are involved.
 ///
-/// Serialized: the virtual cameras are process-wide devices whose active format sessions set.
-/// Set `CAPTUREKIT_UPDATE_GOLDENS=1` to rewrite the goldens from the current output.
+/// Serialized: each run is judged against the seconds its file asks for, and stream-srt's run and
+/// its gst-launch line both listen on the file's fixed port 9710. Set `CAPTUREKIT_UPDATE_GOLDENS=1` to rewrite the goldens from the current output.
 @Suite("Pipeline examples", .serialized)
 struct PipelineExamplesTests {
     /// The package root, three levels above this file.

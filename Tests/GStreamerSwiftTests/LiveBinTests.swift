@@ -211,3 +211,26 @@ extension LiveBinTests {
         #expect(ownSource == "out0_own")
     }
 }
+
+extension LiveBinTests {
+    @Test("A message's origin is the path of the bins holding its source, whatever the names; out of the pipeline, the path starts at the bin taken out")
+    func messageOrigin() throws {
+        let pipeline = Pipeline(name: "routes")
+        let branch = Bin(name: "part")
+        let inner = Bin(name: "x_misleading")
+        let element = try Element(factory: "identity", name: "other_part_name")
+        inner.add(element)
+        branch.add(inner.element)
+        pipeline.add(branch)
+        element.postError(domain: .stream, message: "failure")
+        let (_, origin) = try #require(pipeline.bus.popRouted(timeout: 1_000_000_000))
+        #expect(origin.path == ["routes", "part", "x_misleading", "other_part_name"])
+        #expect(origin.part(of: "routes") == "part" && origin.part(of: "another") == nil)
+        pipeline.remove(branch)
+        element.postError(domain: .stream, message: "after")
+        #expect(pipeline.bus.popRouted(timeout: 100_000_000) == nil, "a bin taken out posts on no pipeline's bus")
+        let detached = MessageOrigin(path: ["part", "x_misleading", "other_part_name"])
+        #expect(detached.part(of: "routes") == nil && detached.detachedPart == "part")
+        #expect(MessageOrigin(path: ["routes"]).part(of: "routes") == "")
+    }
+}

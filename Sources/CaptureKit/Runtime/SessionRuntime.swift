@@ -97,19 +97,17 @@ final class SessionRuntime: Sendable {
 
     /// Makes an empty pipeline and starts reading its bus: `onMessage` runs on the bus thread.
     /// Changes that wait for the pipeline finish in events posted to `executor`.
-    init(executor: SessionExecutor, onMessage: @escaping @Sendable (BusMessage) -> Void) {
+    init(executor: SessionExecutor, onMessage: @escaping @Sendable (BusMessage, MessageOrigin) -> Void) {
         self.executor = executor
         pipeline = Pipeline(name: "capturekit")
         // On the failing element's thread, before its error flows back up: the branch's feeds
         // drop from now on, so the tee it hangs from (a source's, or an encoded stage's shared
         // by other outputs) never sees the error. The bus thread then takes the branch out.
-        pipeline.bus.setErrorSyncHandler { [weak self] element in
-            let key = String(element.prefix { $0 != "_" })
-            guard let output = self?.live.withLock({ live in live.branches[key].flatMap { $0.lifecycle.ownsErrors ? $0.output : nil } }),
-                  !output.takesError(fromElement: element) else { return }
-            self?.live.withLock { $0.move(key, .failed) }
+        pipeline.bus.setErrorSyncHandler { [weak self] element, origin in
+            guard let self, case .branch(let key, let output) = owner(of: origin), !output.takesError(fromElement: element) else { return }
+            live.withLock { $0.move(key, .failed) }
         }
-        watch.withLock { $0 = BusWatch(pipeline: pipeline, handler: onMessage) }
+        watch.withLock { $0 = BusWatch(pipeline: pipeline, routing: onMessage) }
     }
 
     /// The plan the pipeline runs.
@@ -214,17 +212,18 @@ final class SessionRuntime: Sendable {
         whenDrained(done)
     }
 
-    /// Who owns the element GStreamer named in a message: a source, a branch, a branch already
-    /// taken out, or none of them.
-    func owner(ofElement name: String) -> Owner {
-        let key = String(name.prefix { $0 != "_" })
+    /// Who owns the element a message came from, by which part of the pipeline holds it (the
+    /// source's bin or tee, a branch's bin), never by its name: a source, a branch, a branch
+    /// already taken out (or anything in a bin out of the pipeline), or none of them.
+    func owner(of origin: MessageOrigin) -> Owner {
+        guard let part = origin.part(of: pipeline.name) else { return .retired(key: origin.detachedPart ?? "") }
         return live.withLock { live in
-            if let part = live.branches[key] {
-                if !part.lifecycle.ownsErrors { return .retired(key: key) }
+            if let branch = live.branches[part] {
+                if !branch.lifecycle.ownsErrors { return .retired(key: part) }
                 // A stage's failure (its encoder) is the pipeline's: every output on it is affected.
-                if let output = part.output { return .branch(key: key, output: output) }
+                if let output = branch.output { return .branch(key: part, output: output) }
             }
-            if live.sources[key] != nil { return .source(key: key) }
+            if let key = live.sources.first(where: { $0.value.bin.name == part || $0.value.tee.name == part })?.key { return .source(key: key) }
             return .pipeline
         }
     }

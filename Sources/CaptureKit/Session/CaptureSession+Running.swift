@@ -119,8 +119,8 @@ extension CaptureSession {
             state.generation += 1
             return state.generation
         }
-        return SessionRuntime(executor: executor) { [weak self] message in
-            self?.handle(message, generation: generation)
+        return SessionRuntime(executor: executor) { [weak self] message, origin in
+            self?.handle(message, from: origin, generation: generation)
         }
     }
 
@@ -145,16 +145,17 @@ extension CaptureSession {
     }
 
     /// Bus messages, on the bus thread: handled on the session's executor, never here, and
-    /// posted on the notification queue. An
-    /// error in an output's branch removes that branch and is posted naming the output, the
-    /// others keep running; any other error, or the end of the stream, stops the session.
+    /// posted on the notification queue. An error is routed by the part of the pipeline that
+    /// holds its element (`origin`): one in an output's branch removes that branch and is
+    /// posted naming the output, the others keep running; any other error, or the end of the
+    /// stream, stops the session.
     /// A source whose device is gone or busy interrupts the session instead (see
     /// `isInterrupted`).
-    private func handle(_ message: BusMessage, generation: Int) {
+    private func handle(_ message: BusMessage, from origin: MessageOrigin, generation: Int) {
         switch message {
         case .error(let source, let text, let debug, let reason):
             CaptureLog.logger.error("\(source): \(text) (\(debug ?? ""))")
-            let owner = state.withLock { $0.generation == generation ? $0.runtime : nil }?.owner(ofElement: source)
+            let owner = state.withLock { $0.generation == generation ? $0.runtime : nil }?.owner(of: origin)
             // A part of the output it deals with itself (one WHEP viewer): the branch runs on.
             if case .branch(_, let output) = owner, output.takesError(fromElement: source) { return }
             if case .branch(let key, let output) = owner {
