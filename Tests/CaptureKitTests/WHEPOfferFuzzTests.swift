@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import CaptureKit
+@_spi(Benchmark) @testable import CaptureKit
 
 /// WHEP's SDP reading on seeded mutations of a browser's offer: it never crashes, refuses only
 /// with the client's errors (400's `malformedOffer`, 406's `offerNotAcceptable`), and what it
