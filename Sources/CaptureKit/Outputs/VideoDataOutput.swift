@@ -193,10 +193,11 @@ extension VideoDataOutput {
         // (late ones are dropped) go straight from the tee to the appsink, whose callback only
         // hands them over: one thread hand-off less per frame and at start.
         // A source that is not live waits for kept frames instead (nothing is lost by waiting for
-        // a file): the queue does not leak, the appsink does not drop, and its end of stream waits
-        // until the delegate has had every frame.
+        // a file): the appsink does not drop, and its end of stream waits until the delegate has
+        // had every frame. A queue there would hold the source back as the full appsink does,
+        // only later and with four more frames in flight: without conversion it is left out.
         let waits = !discardsLate && !source.isLive
-        if converts || !discardsLate || direction != "identity" {
+        if converts || direction != "identity" || (!discardsLate && !waits) {
             var queue: [PipelinePlan.Property] = [.init("max-size-buffers", discardsLate ? "1" : String(Self.keptFrameLimit))]
             if !waits { queue.append(.init("leaky", "downstream")) }
             if !discardsLate { queue += [.init("max-size-bytes", "0"), .init("max-size-time", "0")] }
