@@ -46,8 +46,7 @@ struct CaptureSessionTests {
         let third = try StreamOutput(target: StreamTarget(parsing: "rtsp://127.0.0.1:\(port)/third"))
         test.session.addOutput(third)
         #expect(!test.session.isRunning)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while runtimeErrors.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        _ = await waitFor { runtimeErrors.withLock { $0.count } >= 2 }
         #expect(runtimeErrors.withLock { $0.map(\.code) } == [.streamFailed, .streamFailed])
         #expect(refusals.withLock { $0 } == 0, "a change that was made is not reported as refused")
     }
@@ -184,8 +183,7 @@ struct CaptureSessionTests {
         var iterator = errors.stream.makeAsyncIterator()
         let error = try #require(await iterator.next())
         #expect(error == .pipelineFailed(element: "input0_src", message: "device unplugged"))
-        for _ in 0..<100 where test.session.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(!test.session.isRunning)
+        #expect(await waitFor { !test.session.isRunning })
     }
 
     @Test("an observer of runtime errors may restart the session from the notification")
@@ -217,7 +215,7 @@ struct CaptureSessionTests {
         let test = try TestSession(preset: .cif352x288, outputs: [output])
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await waitFor { delegate.frames.withLock { $0.count } >= 3 }, "frames from the back camera first")
         test.session.beginConfiguration()
         try test.session.checked.removeInput(test.input)
         let front = try CaptureDeviceInput(device: .find(virtual: .front))
@@ -228,9 +226,7 @@ struct CaptureSessionTests {
         try test.session.checked.commitConfiguration()
         #expect(test.session.isRunning)
         let before = delegate.frames.withLock { $0.count }
-        try await Task.sleep(for: .milliseconds(500))
-        let after = delegate.frames.withLock { $0.count }
-        #expect(after - before >= 8, "frames after the switch: \(after - before)")
+        #expect(await waitFor { delegate.frames.withLock { $0.count } - before >= 8 }, "frames after the switch: \(delegate.frames.withLock { $0.count } - before)")
         #expect(delegate.devices.withLock { $0 } == ["virtual:back", "virtual:front"])
         #expect(output.connection(with: .video)?.inputPorts.first?.device.uniqueID == "virtual:front")
         #expect(output.connection(with: .video)?.isActive == true)

@@ -53,7 +53,7 @@ struct InterruptionTests {
         defer { reader.cancel() }
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning(); try? device.injectFault(nil) }
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await waitFor { times.withLock { $0.count } >= 3 }, "frames before the unplug")
         try device.injectFault(.unplugged)
         try await notes.wait(for: CaptureSession.wasInterruptedNotification)
         #expect(test.session.isInterrupted)
@@ -68,8 +68,7 @@ struct InterruptionTests {
         #expect(!test.session.isInterrupted)
         #expect(device.isConnected)
         let resumed = times.withLock { $0.count }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(times.withLock { $0.count } >= resumed + 5, "frames flow again")
+        #expect(await waitFor { times.withLock { $0.count } >= resumed + 5 }, "frames flow again")
         let all = times.withLock { $0 }
         #expect(zip(all, all.dropFirst()).allSatisfy { $0 < $1 }, "times never go back across the interruption")
         let sample = try await still.captureStillImage(from: try #require(still.connection(with: .video)))
@@ -111,12 +110,11 @@ struct InterruptionTests {
         let changes = Mutex<[Bool]>([])
         let task = Task { for await value in device.values(of: \.isConnected) { changes.withLock { $0.append(value) } } }
         defer { task.cancel() }
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await waitFor { changes.withLock { $0 } == [true] }, "the current value first")
         try device.injectFault(.unplugged)
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await waitFor { changes.withLock { $0 }.last == false }, "\(changes.withLock { $0 })")
         try device.injectFault(nil)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(changes.withLock { $0 }.suffix(2) == [false, true])
+        #expect(await waitFor { changes.withLock { $0 }.suffix(2) == [false, true] }, "\(changes.withLock { $0 })")
         #expect(device.injectedFault == nil)
         let real = CaptureDevice(uniqueID: "virtual:microphone", context: TestContext.current)
         #expect(throws: CaptureError.self) { try real?.injectFault(.unplugged) }

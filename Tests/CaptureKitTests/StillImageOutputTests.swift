@@ -220,8 +220,7 @@ struct StillImageOutputTests {
         try output.captureStillImage(from: connection) { _, _ in done.continuation.finish() }
         #expect(output.isCapturingStillImage)
         for await _ in done.stream {}
-        try await Task.sleep(for: .milliseconds(20))
-        #expect(!output.isCapturingStillImage)
+        #expect(await waitFor { !output.isCapturingStillImage })
     }
 }
 

@@ -200,7 +200,7 @@ struct VideoPreviewTests {
         preview.bounds = CGRect(x: 0, y: 0, width: 320, height: 240)
         let outlining = Task { try await Self.outlineCodes(session: test.session, preview: preview) }
         defer { outlining.cancel() }
-        for _ in 0..<100 where test.session.outputs.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await waitFor { !test.session.outputs.isEmpty }, "the overlay's metadata output joined the session")
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         var shape: PreviewOverlay.Shape?
@@ -223,7 +223,7 @@ struct VideoPreviewTests {
         var frames = raw.sampleBuffers(bufferingNewest: 8).makeAsyncIterator()
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
-        for _ in 0..<100 where preview.failure == nil { try await Task.sleep(for: .milliseconds(20)) }
+        _ = await waitFor { preview.failure != nil }
         let failure = try #require(preview.failure)
         #expect(failure.code == .branchFailed && failure.message.contains("preview"), "\(failure)")
         #expect(test.session.isRunning)
