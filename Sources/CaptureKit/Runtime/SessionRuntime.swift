@@ -113,14 +113,20 @@ final class SessionRuntime: Sendable {
     /// The plan the pipeline runs.
     var plan: PipelinePlan { live.withLock { $0.plan } }
 
-    /// Builds everything in `plan` and sets the pipeline PLAYING; `then` gets the error that
-    /// stopped it, once it has stopped again.
-    func start(_ plan: PipelinePlan, graph: SessionGraph, then done: @escaping @Sendable (CaptureError?) -> Void) {
+    /// Builds everything in `plan` and sets the pipeline PLAYING. On a failure, `failing` is
+    /// told the error at once and the runtime stops; `then` runs once it has (with the error),
+    /// or once it plays (nil).
+    func start(_ plan: PipelinePlan, graph: SessionGraph, failing: @escaping @Sendable (CaptureError) -> Void,
+               then done: @escaping @Sendable (CaptureError?) -> Void) {
         apply(plan, graph: graph) { [self] error in
-            if let error { return stop { done(error) } }
+            if let error {
+                failing(error)
+                return stop { done(error) }
+            }
             do throws(GStreamerError) {
                 try pipeline.setState(.playing)
             } catch {
+                failing(.pipelineFailed(error))
                 return stop { done(.pipelineFailed(error)) }
             }
             done(nil)

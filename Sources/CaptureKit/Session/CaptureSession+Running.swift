@@ -40,7 +40,9 @@ extension CaptureSession {
             // Stored before it starts: an error a branch posts while starting (a publisher that
             // finds no server) finds the branch's output, and is not lost.
             state.withLock { $0.runtime = runtime }
-            runtime.start(plan, graph: graph) { [self] error in
+            // A failure is settled at once (a nested caller gets it now), and the request ends
+            // once what was built has stopped.
+            runtime.start(plan, graph: graph, failing: { error in transition.settle(.failure(error)) }) { [self] error in
                 if let error {
                     state.withLock { $0.runtime = nil }
                     setRunState(.failed)
