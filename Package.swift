@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CaptureKit", targets: ["CaptureKit"]),
+        // Barcodes (zxing-cpp) and faces (OpenCV) for MetadataOutput and MetadataFileScanner:
+        // an app that scans adds this product; one that does not builds without their headers.
+        .library(name: "CaptureKitDetectors", targets: ["CaptureKitDetectors"]),
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .library(name: "CaptureServer", targets: ["CaptureServer"]),
         .executable(name: "capture", targets: ["capture"]),
@@ -28,7 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // C: the system libraries and the one shim. Nothing above GStreamerSwift imports these.
+        // C: the system libraries and the one shim. Nothing above GStreamerSwift imports these,
+        // but for CaptureKit's one look for its linked products (ck_products.h).
         .systemLibrary(
             name: "CGStreamerSys",
             pkgConfig: "gstreamer-app-1.0",
@@ -43,8 +47,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("exif"), .linkedLibrary("gstsdp-1.0"), .linkedLibrary("gstrtspserver-1.0"),
                              .linkedLibrary("gio-2.0")]
         ),
-        // C++ with a C interface over zxing-cpp (Debian libzxing-dev 1.4): nothing but Detectors
-        // imports it.
+        // C++ with a C interface over zxing-cpp (Debian libzxing-dev 1.4, 2.x on Debian 13):
+        // nothing but Detectors imports it.
         .target(
             name: "CZXing",
             cxxSettings: [.define("ZX_USE_UTF8")],
@@ -54,7 +58,7 @@ let package = Package(
         // that processes that never look for faces do not load OpenCV. The library is shim/ (C++
         // with a C interface over OpenCV 4.6's cascade classifiers, Debian libopencv-objdetect-dev;
         // cascades from opencv-data), built by FacesLibraryPlugin into this target's resources in
-        // every build that includes CaptureKit, a dependent's too.
+        // every build that includes CaptureKitDetectors, a dependent's too.
         .target(
             name: "CFacesLoader",
             exclude: ["shim"],
@@ -73,18 +77,21 @@ let package = Package(
         .target(
             name: "CaptureKit",
             dependencies: [
-                "GStreamerSwift", "CaptureKitV4L2", "Detectors", .product(name: "Logging", package: "swift-log"),
+                "GStreamerSwift", "CaptureKitV4L2", "CGStreamer", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .target(name: "CaptureFiles", dependencies: ["CaptureKit", .product(name: "Yams", package: "Yams")]),
+        // The detectors behind CaptureKit's MetadataOutput, linked by depending on this product.
+        .target(name: "CaptureKitDetectors", dependencies: ["CaptureKit", "Detectors"]),
+        // Pipeline files, which may declare metadata outputs: with the detectors.
+        .target(name: "CaptureFiles", dependencies: ["CaptureKit", "CaptureKitDetectors", .product(name: "Yams", package: "Yams")]),
         // The web camera app behind `capture serve`: the HTTP API, WHEP, MJPEG, the metadata
         // WebSocket and the page (Page/, copied as it is).
         .target(
             name: "CaptureServer",
             dependencies: [
-                "CaptureKit",
+                "CaptureKit", "CaptureKitDetectors",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -99,18 +106,18 @@ let package = Package(
         .executableTarget(
             name: "capture",
             dependencies: [
-                "CaptureKit", "CaptureFiles", "CaptureServer", "GStreamerSwift",
+                "CaptureKit", "CaptureKitDetectors", "CaptureFiles", "CaptureServer", "GStreamerSwift",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The runtime churn, through the public API: `make test` runs a short one, capture-bench a long one.
-        .target(name: "CaptureKitChurn", dependencies: ["CaptureKit", "GStreamerSwift"]),
-        .executableTarget(name: "capture-bench", dependencies: ["CaptureKit", "CaptureKitChurn", "GStreamerSwift", "Detectors"]),
+        .target(name: "CaptureKitChurn", dependencies: ["CaptureKit", "CaptureKitDetectors", "GStreamerSwift"]),
+        .executableTarget(name: "capture-bench", dependencies: ["CaptureKit", "CaptureKitDetectors", "CaptureKitChurn", "GStreamerSwift", "Detectors"]),
         .executableTarget(name: "StillPhotoExample", dependencies: ["CaptureKit"], path: "Examples/StillPhoto"),
         .executableTarget(name: "FrameStatsExample", dependencies: ["CaptureKit"], path: "Examples/FrameStats"),
-        .executableTarget(name: "MetadataScanExample", dependencies: ["CaptureKit"], path: "Examples/MetadataScan"),
+        .executableTarget(name: "MetadataScanExample", dependencies: ["CaptureKitDetectors"], path: "Examples/MetadataScan"),
         .executableTarget(name: "ManualControlsExample", dependencies: ["CaptureKit"], path: "Examples/ManualControls"),
         .executableTarget(name: "PipelineFileExample", dependencies: ["CaptureFiles", "CaptureKit"], path: "Examples/PipelineFile"),
         .executableTarget(name: "RecordMovieExample", dependencies: ["CaptureKit"], path: "Examples/RecordMovie"),
@@ -121,7 +128,8 @@ let package = Package(
         // alone passes its tests.
         .testTarget(
             name: "CaptureKitTests",
-            dependencies: ["CaptureKit", "CaptureKitChurn", "GStreamerSwift", "CaptureKitV4L2", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["CaptureKit", "CaptureKitDetectors", "Detectors", "CaptureKitChurn", "GStreamerSwift", "CaptureKitV4L2",
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Fixtures")]
         ),
         // Runs the built `capture` command and examples as a user would.
@@ -142,7 +150,8 @@ let package = Package(
         // CaptureKit as an app does (no @testable) and must compile unchanged. In Swift 5 mode,
         // as those samples are written (Swift 6 mode rejects a non-Sendable class captured by
         // a dispatch closure on Darwin as here: a language edit, not a CaptureKit one).
-        .testTarget(name: "PortsTests", dependencies: ["CaptureKit"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The code scanners among them need the detectors, as an app that scans does.
+        .testTarget(name: "PortsTests", dependencies: ["CaptureKit", "CaptureKitDetectors"], swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,24 +11,59 @@ private func run(_ executable: String, _ arguments: [String], searchFirst: URL? 
 /// The repository this test file belongs to.
 private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// An app's package that depends on the `CaptureKit` product alone, by version.
+/// An app's package, depending on CaptureKit by version, with two apps: `StillApp` on the
+/// `CaptureKit` product alone, `FaceApp` on `CaptureKitDetectors` (the one line an app adds to
+/// scan; its code imports CaptureKit alone, as before the product existed).
 private func downstreamManifest(dependingOn clone: URL) -> String {
     """
     // swift-tools-version:6.0
     import PackageDescription
 
     let package = Package(
-        name: "FaceApp",
+        name: "Apps",
         platforms: [.macOS(.v15)],
         dependencies: [.package(url: "\(clone.absoluteString)", from: "0.1.0")],
-        targets: [.executableTarget(name: "FaceApp", dependencies: [.product(name: "CaptureKit", package: "CaptureKit")])]
+        targets: [
+            .executableTarget(name: "StillApp", dependencies: [.product(name: "CaptureKit", package: "CaptureKit")]),
+            .executableTarget(name: "FaceApp", dependencies: [.product(name: "CaptureKitDetectors", package: "CaptureKit")]),
+        ]
     )
     """
 }
 
-/// The app: whether OpenCV is mapped at start, after choosing code types and after looking for
+/// The stills app: a photo from the virtual camera, its size; the metadata types offered (none)
+/// and what asking for a QR code says.
+private let stillMain = #"""
+    import CaptureKit
+    import Foundation
+
+    @main
+    struct StillApp {
+        static func main() async throws {
+            let session = CaptureSession()
+            try session.setSessionPreset(.vga640x480)
+            try session.checked.addInput(CaptureDeviceInput(device: try CaptureDevice.find("virtual")))
+            let output = StillImageOutput()
+            try session.checked.addOutput(output)
+            guard let connection = output.connection(with: .video) else { fatalError("no video connection") }
+            try await session.checked.startRunning()
+            let sample = try await output.captureStillImage(from: connection)
+            await session.checked.stopRunning()
+            let jpeg = try StillImageOutput.jpegStillImageData(from: sample)
+            print("still: \(sample.formatDescription.width)x\(sample.formatDescription.height) jpeg \(jpeg.starts(with: [0xFF, 0xD8]))")
+            print("types: \(MetadataOutput().availableMetadataObjectTypes.count)")
+            do {
+                try MetadataOutput().setMetadataObjectTypes([.qr])
+                print("qr: accepted")
+            } catch {
+                print("qr: \(error.code.rawValue): \(error.message)")
+            }
+        }
+    }
+    """#
+/// The faces app: whether OpenCV is mapped at start, after choosing code types and after looking for
 /// faces; the types offered; the faces in a photo.
-private let downstreamMain = #"""
+private let faceMain = #"""
     import CaptureKit
     import Foundation
 
@@ -66,12 +101,17 @@ struct DownstreamPackageTests {
     /// The way an app meets the package: a clone of this repository's committed HEAD (uncommitted
     /// changes are not tested) tagged 0.1.0, an app's package depending on it `from: "0.1.0"` by
     /// file URL (so SwiftPM refuses unsafe build flags in it, as for any versioned dependency), and
-    /// `swift build` of the app, which resolves swift-log, Yams and swift-argument-parser as usual.
-    /// The app must offer `face`, find the one face in a real photograph (NASA's portrait of Eileen
-    /// Collins in Debian's python3-skimage), and load OpenCV only once it asks for faces (not at
-    /// start, nor to scan for codes).
-    @Test("an app depending on the CaptureKit product from: 0.1.0 builds, offers face, finds the face in a photograph, and loads OpenCV only then")
-    func facesInDependentApp() throws {
+    /// `swift build` of its two apps, which resolves swift-log, Yams and swift-argument-parser as
+    /// usual.
+    ///
+    /// Built first alone, the app on the `CaptureKit` product compiles neither zxing-cpp's shim,
+    /// the detectors nor the OpenCV face library, links neither library, takes a still from the
+    /// virtual camera, offers no metadata types and says which product to add when asked for a
+    /// QR code. The app on `CaptureKitDetectors` must offer `face`, find the one face in a real
+    /// photograph (NASA's portrait of Eileen Collins in Debian's python3-skimage), and load OpenCV
+    /// only once it asks for faces (not at start, nor to scan for codes).
+    @Test("apps on the CaptureKit product (stills, no zxing-cpp or OpenCV built or linked) and on CaptureKitDetectors (finds the face in a photograph, loads OpenCV only then) build from: 0.1.0")
+    func appsOnEitherProduct() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capturekit-downstream-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer {
@@ -94,13 +134,38 @@ struct DownstreamPackageTests {
             try #require(result.status == 0, "git \(step.joined(separator: " ")): \(result.output)")
         }
 
-        let app = directory.appendingPathComponent("FaceApp")
-        let sources = app.appendingPathComponent("Sources/FaceApp")
-        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        let app = directory.appendingPathComponent("Apps")
+        for (name, main) in [("StillApp", stillMain), ("FaceApp", faceMain)] {
+            let sources = app.appendingPathComponent("Sources/\(name)")
+            try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+            try main.write(to: sources.appendingPathComponent("\(name).swift"), atomically: true, encoding: .utf8)
+        }
         try downstreamManifest(dependingOn: clone).write(to: app.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        try downstreamMain.write(to: sources.appendingPathComponent("FaceApp.swift"), atomically: true, encoding: .utf8)
 
+        // The stills app alone: nothing of the detectors is built or linked.
         let scratch = directory.appendingPathComponent("build")
+        let stills = try run("swift", ["build", "--package-path", app.path, "--scratch-path", scratch.path, "--product", "StillApp"])
+        try #require(stills.status == 0, "\(stills.output)")
+        #expect(!stills.output.contains("unsafe"), "\(stills.output)")
+        let products = scratch.appendingPathComponent("debug").resolvingSymlinksInPath()
+        let built = try FileManager.default.contentsOfDirectory(atPath: products.path)
+        #expect(built.contains("CaptureKit.build"), "\(built)")
+        for target in ["CZXing.build", "Detectors.build", "CFacesLoader.build", "CaptureKitDetectors.build"] {
+            #expect(!built.contains(target), "\(target) was built for an app on the CaptureKit product alone")
+        }
+        let faceLibraries = FileManager.default.enumerator(atPath: scratch.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix("libCaptureKitFaces.so") }
+        #expect(faceLibraries == [], "\(faceLibraries ?? [])")
+        let linked = try run("ldd", [products.appendingPathComponent("StillApp").path])
+        #expect(linked.status == 0 && !linked.output.contains("ZXing") && !linked.output.contains("opencv"), "\(linked.output)")
+        let still = try run("StillApp", [], searchFirst: products)
+        #expect(still.status == 0, "\(still.output)")
+        let stillLines = still.output.split(separator: "\n").map(String.init)
+        #expect(stillLines.contains("still: 640x480 jpeg true"), "\(still.output)")
+        #expect(stillLines.contains("types: 0"), "\(still.output)")
+        let refusal = stillLines.first { $0.hasPrefix("qr: ") } ?? ""
+        #expect(refusal.hasPrefix("qr: invalidSetting") && refusal.contains(".product(name: \"CaptureKitDetectors\", package: \"CaptureKit\")"), "\(refusal)")
+
+        // The faces app: the same package, the detectors product added.
         let build = try run("swift", ["build", "--package-path", app.path, "--scratch-path", scratch.path])
         try #require(build.status == 0, "\(build.output)")
         #expect(!build.output.contains("unsafe"), "\(build.output)")

@@ -1,4 +1,3 @@
-import Detectors
 import Foundation
 import GStreamerSwift
 import Synchronization
@@ -48,11 +47,13 @@ public struct MetadataFileScanner: Sendable {
     /// `invalidSetting` for a rect of interest outside {0, 0, 1, 1} or a path that is missing,
     /// unreadable or not a regular file (a FIFO, a directory), `unsupportedFormat` for a file
     /// that is not an image or video format it reads, `outOfRange` for a picture larger than
-    /// ``maxPixels``. Each message names the file.
+    /// ``maxPixels``. Each message names the file. Throws `invalidSetting` for a type this
+    /// process cannot detect (any, without the `CaptureKitDetectors` product).
     public func scan(_ url: URL) -> AsyncThrowingStream<[any MetadataObject], any Error> {
         let (stream, continuation) = AsyncThrowingStream<[any MetadataObject], any Error>.makeStream(bufferingPolicy: .unbounded)
         do throws(CaptureError) {
             try MetadataOutput.validateRectOfInterest(rectOfInterest)
+            try MetadataDetection.validate(types)
             let run = try FileScan(url: url, scanner: self, continuation: continuation)
             continuation.onTermination = { _ in run.stop() }
             try run.start()
@@ -106,8 +107,7 @@ final class FileScan: Sendable {
             try convert.link(to: format)
             try format.link(to: sink)
             let thorough = isImage && scanner.effort == .thorough
-            let detector = FrameDetector(passes: thorough ? BarcodeReader.thorough : BarcodeReader.live,
-                                         facePasses: thorough ? .thorough : .live,
+            let detector = FrameDetector(effort: thorough ? .thorough : .fast,
                                          settings: { (scanner.types, scanner.rectOfInterest) },
                                          deliver: { continuation.yield($0) })
             AppSink.setHandlers(.init(newSample: { detector.detect($0) }), on: sink)

@@ -1,4 +1,3 @@
-import Detectors
 import Foundation
 import GStreamerSwift
 import Synchronization
@@ -28,7 +27,7 @@ extension MetadataOutput {
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let slot = branch.slot
-        let detector = FrameDetector(passes: BarcodeReader.live, deliversEmptyAfterObjects: true, settings: { [weak self] in
+        let detector = FrameDetector(effort: .fast, deliversEmptyAfterObjects: true, settings: { [weak self] in
             self?.state.withLock { ($0.types, $0.rectOfInterest) } ?? ([], .zero)
         }, deliver: { [weak self] objects in self?.deliver(objects, from: slot.connection) })
         AppSink.setHandlers(.init(newSample: { sample in detector.detect(sample) }), on: try branch.element("sink"))

@@ -1,5 +1,4 @@
 import Dispatch
-import Detectors
 import Foundation
 import Synchronization
 
@@ -21,10 +20,15 @@ extension MetadataOutputObjectsDelegate {
 /// Finds machine-readable codes in a session's frames (AVCaptureMetadataOutput).
 ///
 /// Realised as a branch behind the input's tee: `queue leaky=downstream max-size-buffers=1 !
-/// videoconvert ! videoscale ! GRAY8 ! appsink`, whose thread runs the detectors (zxing-cpp
-/// through `Detectors.BarcodeReader`; faces with OpenCV through `Detectors.FaceDetector`, frontal
-/// faces only on live frames). When detection is slower than capture, frames are
-/// skipped at the leaky queue, never queued, and the capture path never waits.
+/// videoconvert ! videoscale ! GRAY8 ! appsink`, whose thread runs the detectors (zxing-cpp for
+/// codes; OpenCV for faces, frontal faces only on live frames). When detection is slower than
+/// capture, frames are skipped at the leaky queue, never queued, and the capture path never
+/// waits.
+///
+/// The detectors are the `CaptureKitDetectors` product: an app that scans depends on it
+/// (`.product(name: "CaptureKitDetectors", package: "CaptureKit")`), and one that does not
+/// builds without zxing-cpp's and OpenCV's headers. Without it, ``availableMetadataObjectTypes``
+/// is empty and choosing a type throws an error that says which product to add.
 public final class MetadataOutput: OutputNode, StreamFeeding {
     /// Crosses to the delegate's queue, where alone the delegate is called (hence unchecked).
     struct Delivery: @unchecked Sendable {
@@ -52,8 +56,9 @@ public final class MetadataOutput: OutputNode, StreamFeeding {
     public var connections: [CaptureConnection] { state.withLock { $0.connections } }
     func setConnections(_ connections: [CaptureConnection]) { state.withLock { $0.connections = connections } }
 
-    /// The types this machine can detect: every machine-readable code of seed 003, and faces
-    /// where OpenCV's cascades are installed (Debian opencv-data).
+    /// The types this process can detect: with the `CaptureKitDetectors` product, every
+    /// machine-readable code of seed 003, and faces where OpenCV's cascades are installed
+    /// (Debian opencv-data); without it, none.
     public var availableMetadataObjectTypes: [MetadataObjectType] { MetadataObjectType.available }
 
     /// The types being looked for; none until set (as in AVFoundation).
@@ -66,12 +71,12 @@ public final class MetadataOutput: OutputNode, StreamFeeding {
     ///
     /// Code types are checked without asking for faces, so choosing only codes does not load
     /// OpenCV.
+    ///
+    /// - Throws: ``CaptureError/Code/invalidSetting`` naming the first type this process cannot
+    ///   detect: faces without OpenCV's cascades, or any type without the `CaptureKitDetectors`
+    ///   product (the message says how to add it).
     public func setMetadataObjectTypes(_ types: [MetadataObjectType]) throws(CaptureError) {
-        let codes = MetadataObjectType.machineReadableCodes
-        if let unavailable = types.first(where: { !codes.contains($0) && !availableMetadataObjectTypes.contains($0) }) {
-            throw .invalidSetting(name: "metadata object type", value: unavailable.rawValue,
-                                  valid: availableMetadataObjectTypes.map(\.name).joined(separator: ", "))
-        }
+        try MetadataDetection.validate(types)
         state.withLock { $0.types = types }
     }
 

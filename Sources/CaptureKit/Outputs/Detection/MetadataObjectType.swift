@@ -1,5 +1,3 @@
-import Detectors
-
 /// A kind of metadata a `MetadataOutput` detects (AVMetadataObject.ObjectType), with
 /// AVFoundation's identifiers as raw values.
 public struct MetadataObjectType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -27,11 +25,12 @@ public struct MetadataObjectType: RawRepresentable, Hashable, Sendable, CustomSt
         .upce, .code39, .code39Mod43, .ean13, .ean8, .code93, .code128, .pdf417, .qr, .aztec, .dataMatrix, .interleaved2of5, .itf14,
     ]
 
-    /// What this machine can detect: the codes, and faces where OpenCV's cascades are installed.
-    public static var available: [MetadataObjectType] { machineReadableCodes + (FaceDetector.isAvailable ? [.face] : []) }
+    /// What this process can detect: with the `CaptureKitDetectors` product linked, the codes,
+    /// and faces where OpenCV's cascades are installed; without it, nothing.
+    public static var available: [MetadataObjectType] { MetadataDetection.linked?.availableTypes ?? [] }
 
     /// The short name `capture scan --types` and pipeline files use ("qr", "ean13", "code39mod43").
-    public var name: String { symbology.map { $0.rawValue.lowercased() } ?? (self == .face ? "face" : rawValue) }
+    public var name: String { Self.names[self] ?? rawValue }
 
     /// The type a short name or an identifier names.
     public init?(name: String) {
@@ -42,20 +41,10 @@ public struct MetadataObjectType: RawRepresentable, Hashable, Sendable, CustomSt
         self = match
     }
 
-    /// The barcode reader's symbology for a code type.
-    var symbology: Symbology? {
-        Self.symbologies.first { $0.type == self }?.symbology
-    }
-
-    init?(_ symbology: Symbology) {
-        guard let type = Self.symbologies.first(where: { $0.symbology == symbology })?.type else { return nil }
-        self = type
-    }
-
-    private static let symbologies: [(type: MetadataObjectType, symbology: Symbology)] = [
-        (.upce, .upce), (.code39, .code39), (.code39Mod43, .code39Mod43), (.ean13, .ean13), (.ean8, .ean8), (.code93, .code93),
-        (.code128, .code128), (.pdf417, .pdf417), (.qr, .qr), (.aztec, .aztec), (.dataMatrix, .dataMatrix),
-        (.interleaved2of5, .interleaved2of5), (.itf14, .itf14),
+    private static let names: [MetadataObjectType: String] = [
+        .upce: "upce", .code39: "code39", .code39Mod43: "code39mod43", .ean13: "ean13", .ean8: "ean8", .code93: "code93",
+        .code128: "code128", .pdf417: "pdf417", .qr: "qr", .aztec: "aztec", .dataMatrix: "datamatrix",
+        .interleaved2of5: "interleaved2of5", .itf14: "itf14", .face: "face",
     ]
 
     public var description: String { name }

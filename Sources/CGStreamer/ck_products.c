@@ -1,0 +1,11 @@
+#include "ck_products.h"
+
+#include <stddef.h>
+
+// Defined (with @_cdecl) by the CaptureKitDetectors target when it is linked; weak, so a
+// process without it links and sees NULL here.
+extern void *ck_detectors_entry(void) __attribute__((weak));
+
+void *ck_linked_detectors(void) {
+    return ck_detectors_entry ? ck_detectors_entry() : NULL;
+}
