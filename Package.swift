@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "CaptureKitDetectors", targets: ["CaptureKitDetectors"]),
         .library(name: "CaptureFiles", targets: ["CaptureFiles"]),
         .library(name: "CaptureServer", targets: ["CaptureServer"]),
+        // WHEP's HTTP (Hummingbird): a whep:// output's own server, and addWHEPRoutes for an
+        // app's router. CaptureKit itself has no HTTP.
+        .library(name: "CaptureKitWHEP", targets: ["CaptureKitWHEP"]),
         .executable(name: "capture", targets: ["capture"]),
         .executable(name: "capture-bench", targets: ["capture-bench"]),
     ],
@@ -18,7 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        // StreamOutput's WHEP endpoint (HTTP signalling for WebRTC playback).
+        // CaptureKitWHEP (HTTP signalling for WebRTC playback) and `capture serve`.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // `capture serve`: the metadata WebSocket of the camera app in the browser.
@@ -78,20 +81,27 @@ let package = Package(
             name: "CaptureKit",
             dependencies: [
                 "GStreamerSwift", "CaptureKitV4L2", "CGStreamer", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The detectors behind CaptureKit's MetadataOutput, linked by depending on this product.
         .target(name: "CaptureKitDetectors", dependencies: ["CaptureKit", "Detectors"]),
-        // Pipeline files, which may declare metadata outputs: with the detectors.
-        .target(name: "CaptureFiles", dependencies: ["CaptureKit", "CaptureKitDetectors", .product(name: "Yams", package: "Yams")]),
+        // The HTTP server of whep:// outputs, and WHEP routes for an app's router.
+        .target(
+            name: "CaptureKitWHEP",
+            dependencies: [
+                "CaptureKit", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Pipeline files, which may declare metadata outputs and whep:// streams: with the
+        // detectors and WHEP's server.
+        .target(name: "CaptureFiles", dependencies: ["CaptureKit", "CaptureKitDetectors", "CaptureKitWHEP", .product(name: "Yams", package: "Yams")]),
         // The web camera app behind `capture serve`: the HTTP API, WHEP, MJPEG, the metadata
         // WebSocket and the page (Page/, copied as it is).
         .target(
             name: "CaptureServer",
             dependencies: [
-                "CaptureKit", "CaptureKitDetectors",
+                "CaptureKit", "CaptureKitDetectors", "CaptureKitWHEP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -106,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "capture",
             dependencies: [
-                "CaptureKit", "CaptureKitDetectors", "CaptureFiles", "CaptureServer", "GStreamerSwift",
+                "CaptureKit", "CaptureKitDetectors", "CaptureKitWHEP", "CaptureFiles", "CaptureServer", "GStreamerSwift",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -128,7 +138,7 @@ let package = Package(
         // alone passes its tests.
         .testTarget(
             name: "CaptureKitTests",
-            dependencies: ["CaptureKit", "CaptureKitDetectors", "Detectors", "CaptureKitChurn", "GStreamerSwift", "CaptureKitV4L2",
+            dependencies: ["CaptureKit", "CaptureKitDetectors", "CaptureKitWHEP", "Detectors", "CaptureKitChurn", "GStreamerSwift", "CaptureKitV4L2",
                            .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Fixtures")]
         ),

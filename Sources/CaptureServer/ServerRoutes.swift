@@ -1,4 +1,5 @@
 import CaptureKit
+import CaptureKitWHEP
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket

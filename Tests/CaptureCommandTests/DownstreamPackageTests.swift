@@ -11,9 +11,10 @@ private func run(_ executable: String, _ arguments: [String], searchFirst: URL? 
 /// The repository this test file belongs to.
 private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// An app's package, depending on CaptureKit by version, with two apps: `StillApp` on the
-/// `CaptureKit` product alone, `FaceApp` on `CaptureKitDetectors` (the one line an app adds to
-/// scan; its code imports CaptureKit alone, as before the product existed).
+/// An app's package, depending on CaptureKit by version, with three apps: `StillApp` on the
+/// `CaptureKit` product alone, `FaceApp` on `CaptureKitDetectors` and `StreamApp` on
+/// `CaptureKitWHEP` (the one line an app adds to scan, or to serve WHEP; their code imports
+/// CaptureKit alone, as before the products existed).
 private func downstreamManifest(dependingOn clone: URL) -> String {
     """
     // swift-tools-version:6.0
@@ -26,13 +27,14 @@ private func downstreamManifest(dependingOn clone: URL) -> String {
         targets: [
             .executableTarget(name: "StillApp", dependencies: [.product(name: "CaptureKit", package: "CaptureKit")]),
             .executableTarget(name: "FaceApp", dependencies: [.product(name: "CaptureKitDetectors", package: "CaptureKit")]),
+            .executableTarget(name: "StreamApp", dependencies: [.product(name: "CaptureKitWHEP", package: "CaptureKit")]),
         ]
     )
     """
 }
 
 /// The stills app: a photo from the virtual camera, its size; the metadata types offered (none)
-/// and what asking for a QR code says.
+/// and what asking for a QR code says; what making a whep:// output says.
 private let stillMain = #"""
     import CaptureKit
     import Foundation
@@ -58,6 +60,41 @@ private let stillMain = #"""
             } catch {
                 print("qr: \(error.code.rawValue): \(error.message)")
             }
+            do {
+                _ = try StreamOutput(target: .whep(host: "127.0.0.1", port: 8080, path: "/whep"))
+                print("whep: accepted")
+            } catch {
+                print("whep: \(error.code.rawValue): \(error.message)")
+            }
+        }
+    }
+    """#
+
+/// The streaming app: a whep:// output on the port given, running; what its server answers a
+/// POST without an SDP offer.
+private let streamMain = #"""
+    import CaptureKit
+    import Foundation
+    #if canImport(FoundationNetworking)
+    import FoundationNetworking
+    #endif
+
+    @main
+    struct StreamApp {
+        static func main() async throws {
+            let port = Int(CommandLine.arguments[1])!
+            let session = CaptureSession()
+            try session.setSessionPreset(.vga640x480)
+            try session.checked.addInput(CaptureDeviceInput(device: try CaptureDevice.find("virtual")))
+            try session.checked.addOutput(try StreamOutput(target: .whep(host: "127.0.0.1", port: port, path: "/whep")))
+            try await session.checked.startRunning()
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/whep")!)
+            request.httpMethod = "POST"
+            request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data("not an offer".utf8)
+            let (_, response) = try await URLSession.shared.data(for: request)
+            print("whep POST without an offer: \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+            await session.checked.stopRunning()
         }
     }
     """#
@@ -101,17 +138,18 @@ struct DownstreamPackageTests {
     /// The way an app meets the package: a clone of this repository's committed HEAD (uncommitted
     /// changes are not tested) tagged 0.1.0, an app's package depending on it `from: "0.1.0"` by
     /// file URL (so SwiftPM refuses unsafe build flags in it, as for any versioned dependency), and
-    /// `swift build` of its two apps, which resolves swift-log, Yams and swift-argument-parser as
-    /// usual.
+    /// `swift build` of its three apps, which resolves swift-log, Yams and swift-argument-parser
+    /// as usual.
     ///
     /// Built first alone, the app on the `CaptureKit` product compiles neither zxing-cpp's shim,
-    /// the detectors nor the OpenCV face library, links neither library, takes a still from the
-    /// virtual camera, offers no metadata types and says which product to add when asked for a
-    /// QR code. The app on `CaptureKitDetectors` must offer `face`, find the one face in a real
-    /// photograph (NASA's portrait of Eileen Collins in Debian's python3-skimage), and load OpenCV
-    /// only once it asks for faces (not at start, nor to scan for codes).
-    @Test("apps on the CaptureKit product (stills, no zxing-cpp or OpenCV built or linked) and on CaptureKitDetectors (finds the face in a photograph, loads OpenCV only then) build from: 0.1.0")
-    func appsOnEitherProduct() throws {
+    /// the detectors, the OpenCV face library, Hummingbird nor NIO, and links neither library. It
+    /// takes a still from the virtual camera, offers no metadata types, and says which product to
+    /// add when asked for a QR code or a whep:// output. The app on `CaptureKitDetectors` must
+    /// offer `face`, find the one face in a real photograph (NASA's portrait of Eileen Collins in
+    /// Debian's python3-skimage), and load OpenCV only once it asks for faces (not at start, nor
+    /// to scan for codes). The app on `CaptureKitWHEP` serves its whep:// output.
+    @Test("apps on the CaptureKit product (stills; no zxing-cpp, OpenCV or Hummingbird built or linked), on CaptureKitDetectors (finds the face in a photograph, loads OpenCV only then) and on CaptureKitWHEP (serves whep://) build from: 0.1.0")
+    func appsOnEachProduct() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("capturekit-downstream-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer {
@@ -135,7 +173,7 @@ struct DownstreamPackageTests {
         }
 
         let app = directory.appendingPathComponent("Apps")
-        for (name, main) in [("StillApp", stillMain), ("FaceApp", faceMain)] {
+        for (name, main) in [("StillApp", stillMain), ("FaceApp", faceMain), ("StreamApp", streamMain)] {
             let sources = app.appendingPathComponent("Sources/\(name)")
             try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
             try main.write(to: sources.appendingPathComponent("\(name).swift"), atomically: true, encoding: .utf8)
@@ -154,7 +192,7 @@ struct DownstreamPackageTests {
                 .filter { $0.hasSuffix(".o") }
         }
         #expect(!objects("CaptureKit").isEmpty)
-        for target in ["CZXing", "Detectors", "CFacesLoader", "CaptureKitDetectors"] {
+        for target in ["CZXing", "Detectors", "CFacesLoader", "CaptureKitDetectors", "CaptureKitWHEP", "Hummingbird", "NIOCore"] {
             #expect(objects(target).isEmpty, "\(target) was compiled for an app on the CaptureKit product alone: \(objects(target))")
         }
         let faceLibraries = FileManager.default.enumerator(atPath: scratch.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix("libCaptureKitFaces.so") }
@@ -168,6 +206,8 @@ struct DownstreamPackageTests {
         #expect(stillLines.contains("types: 0"), "\(still.output)")
         let refusal = stillLines.first { $0.hasPrefix("qr: ") } ?? ""
         #expect(refusal.hasPrefix("qr: invalidSetting") && refusal.contains(".product(name: \"CaptureKitDetectors\", package: \"CaptureKit\")"), "\(refusal)")
+        let whep = stillLines.first { $0.hasPrefix("whep: ") } ?? ""
+        #expect(whep.hasPrefix("whep: streamFailed") && whep.contains(".product(name: \"CaptureKitWHEP\", package: \"CaptureKit\")"), "\(whep)")
 
         // The faces app: the same package, the detectors product added.
         let build = try run("swift", ["build", "--package-path", app.path, "--scratch-path", scratch.path])
@@ -193,5 +233,10 @@ struct DownstreamPackageTests {
             #expect(box.contains(CGPoint(x: x / 512, y: y / 512)), "\(box)")
         }
         #expect(lines.last == "opencv mapped after: true", "\(result.output)")
+
+        // The streaming app: its whep:// output serves, and answers a POST that is not an offer 400.
+        let port = try run("/usr/bin/python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+        let stream = try run("StreamApp", [port.output.trimmingCharacters(in: .whitespacesAndNewlines)], searchFirst: scratch.appendingPathComponent("debug"))
+        #expect(stream.status == 0 && stream.output.contains("whep POST without an offer: 400"), "\(stream.output)")
     }
 }

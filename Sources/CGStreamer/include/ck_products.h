@@ -8,4 +8,8 @@
 /// process was linked without that product. Each call returns a new reference.
 void *ck_linked_detectors(void);
 
+/// The CaptureKitWHEP product's HTTP servers for whep:// targets (a retained Swift object), or
+/// NULL when the process was linked without that product. Each call returns a new reference.
+void *ck_linked_whep_servers(void);
+
 #endif

@@ -78,10 +78,13 @@ public final class StreamOutput: OutputNode {
     public let target: StreamTarget
 
     /// An output for `target`, encoding with `videoSettings` (H.264; nil fields take the
-    /// encoder's defaults for the source). Throws for settings no encoder here honours.
+    /// encoder's defaults for the source). Throws for settings no encoder here honours, and
+    /// `streamFailed` for a ``StreamTarget/whep(host:port:path:)`` target in an app without the
+    /// `CaptureKitWHEP` product (its HTTP server).
     public init(target: StreamTarget, videoSettings: VideoCodecSettings = VideoCodecSettings()) throws(CaptureError) {
         try videoSettings.validate(available: CaptureContext.shared.videoEncoder == nil ? [] : [.h264])
         try target.validate()
+        try WHEPSignalling.requireServer(for: target)
         try Self.checkProfile(videoSettings, for: target)
         self.target = target
         state = Mutex(State(settings: videoSettings))

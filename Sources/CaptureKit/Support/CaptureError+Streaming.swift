@@ -44,7 +44,7 @@ extension CaptureError {
     }
 
     /// Streaming to `target` failed: `message` says how.
-    static func streamFailed(_ target: StreamTarget, message: String, element: String? = nil) -> CaptureError {
+    @_spi(WHEP) public static func streamFailed(_ target: StreamTarget, message: String, element: String? = nil) -> CaptureError {
         CaptureError(code: .streamFailed, message: "streaming to \(target.description) failed: \(message)", element: element, value: target.description)
     }
 }

@@ -39,10 +39,7 @@ public enum MetadataDetection {
 
     /// The detectors linked into this process, or nil without the `CaptureKitDetectors` product.
     /// Asked once: what is linked does not change.
-    static let linked: (any Engine)? = {
-        guard let pointer = ck_linked_detectors() else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue() as? any Engine
-    }()
+    static let linked = linkedProduct(ck_linked_detectors(), as: (any Engine).self)
 
     /// The error for asking for `type` in a process without detectors.
     static func notLinked(_ type: MetadataObjectType) -> CaptureError {

@@ -30,7 +30,7 @@ final class WHEPEndpoint: Sendable {
     let sent: @Sendable (Int) -> Void
     let work = DispatchQueue(label: "CaptureKit.WHEP")
     let state = Mutex(State())
-    let server = Mutex<WHEPServer?>(nil)
+    let server = Mutex<(any WHEPSignalling.Server)?>(nil)
 
     /// Seconds a viewer has to connect after its answer before it is dropped.
     static let connectTimeout = 15.0
@@ -84,35 +84,39 @@ final class WHEPEndpoint: Sendable {
         }
     }
 
-    /// Starts the HTTP server for a ``StreamTarget/whep(host:port:path:)`` target and waits
-    /// until it listens (other targets have none). Throws `streamFailed` when its address cannot
-    /// be bound. Call it off Swift concurrency's threads (it blocks).
+    /// Starts the HTTP server for a ``StreamTarget/whep(host:port:path:)`` target (the
+    /// `CaptureKitWHEP` product's, ``WHEPSignalling``) and waits until it listens (other targets
+    /// have none). Throws `streamFailed` when its address cannot be bound or the product is not
+    /// linked. Call it off Swift concurrency's threads (it blocks).
     func start(_ target: StreamTarget) throws(CaptureError) {
-        guard case .whep(let host, let port, let path) = target else { return }
-        let handlers = WHEPServer.Handlers(
+        guard case .whep = target else { return }
+        try WHEPSignalling.requireServer(for: target)
+        guard let servers = WHEPSignalling.linked else { return }
+        let handlers = WHEPSignalling.Handlers(
             offer: { [weak self] offer in
                 guard let self else { return .failure(.streamFailed(target, message: "the output stopped")) }
                 return await self.answer(offer)
             },
             end: { [weak self] id in await self?.end(id) ?? false })
-        let server = WHEPServer(host: host, port: port, path: path, handlers: handlers)
-        let failure = Mutex<CaptureError?>(.streamFailed(target, message: "the WHEP server did not start within 10 s"))
+        let outcome = Mutex<Result<any WHEPSignalling.Server, CaptureError>>(.failure(.streamFailed(target, message: "the WHEP server did not start within 10 s")))
         let started = DispatchSemaphore(value: 0)
         Task {
             do throws(CaptureError) {
-                try await server.start(target: target)
-                failure.withLock { $0 = nil }
+                let server = try await servers.start(target, handlers: handlers)
+                outcome.withLock { $0 = .success(server) }
             } catch {
-                failure.withLock { $0 = error }
+                outcome.withLock { $0 = .failure(error) }
             }
             started.signal()
         }
-        // Past 10 s, `failure` still holds the time-out: the server is stopped and that is thrown.
+        // Past 10 s, `outcome` still holds the time-out, which is thrown.
         if started.wait(timeout: .now() + 10) == .timedOut {
             CaptureLog.logger.warning("WHEP server for \(target.description) did not start within 10 s")
         }
-        self.server.withLock { $0 = server }
-        if let error = failure.withLock({ $0 }) {
+        switch outcome.withLock({ $0 }) {
+        case .success(let server):
+            self.server.withLock { $0 = server }
+        case .failure(let error):
             stop()
             throw error
         }

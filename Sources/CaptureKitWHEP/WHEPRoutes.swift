@@ -1,12 +1,14 @@
+@_spi(WHEP) import CaptureKit
 import Hummingbird
+import Logging
 
 /// WHEP's HTTP routes (draft-ietf-wish-whep), written once for both servers that answer them:
-/// a ``StreamTarget/whep(host:port:path:)`` output's own ``WHEPServer``, and an app's
-/// Hummingbird router (``StreamOutput/addWHEPRoutes(to:path:)``).
+/// a `StreamTarget.whep(host:port:path:)` output's own ``WHEPServer``, and an app's
+/// Hummingbird router (`StreamOutput.addWHEPRoutes(to:path:)`).
 ///
 /// - `POST path` with an SDP offer (`Content-Type: application/sdp`): 201 Created, the answer
 ///   (every ICE candidate in it) and `Location: path/ID`, the viewer's session resource; 400
-///   when the body is not an SDP offer or a field of it is wrong (``CaptureError/Code/malformedOffer``
+///   when the body is not an SDP offer or a field of it is wrong (`CaptureError.Code.malformedOffer`
 ///   names it), 406 when it has no H.264 video to answer, 503 while the output is not
 ///   streaming or the process is short of file descriptors (the pipeline's own words go to
 ///   the log, not to the client).
@@ -15,14 +17,9 @@ import Hummingbird
 ///
 /// Failures are thrown as `HTTPError`s for the server's own error rendering.
 enum WHEPRoutes {
-    /// What the routes ask of the output. Both run on Hummingbird's tasks and hand the
-    /// viewers' work (which blocks on GStreamer) to the output's own thread.
-    struct Handlers: Sendable {
-        /// A new viewer for an SDP offer: its session ID and the answer, or why not.
-        let offer: @Sendable (String) async -> Result<WebRTCAnswer, CaptureError>
-        /// Ends the viewer `id`; false when there is none.
-        let end: @Sendable (String) async -> Bool
-    }
+    typealias Handlers = WHEPSignalling.Handlers
+
+    static let logger = Logger(label: "CaptureKit.WHEP")
 
     /// The largest offer taken: browsers' are a few kilobytes.
     static let maxOfferSize = 256 * 1024
@@ -50,7 +47,7 @@ enum WHEPRoutes {
                 throw HTTPError(.serviceUnavailable, message: error.message)
             case .failure(let error):
                 // The pipeline's own words stay in the log: they are not the client's to read.
-                CaptureLog.logger.warning("WHEP viewer not added: \(error.message)")
+                logger.warning("WHEP viewer not added: \(error.message)")
                 throw HTTPError(.serviceUnavailable, message: "no viewer can be added now (\(error.code.rawValue)); try again")
             }
         }

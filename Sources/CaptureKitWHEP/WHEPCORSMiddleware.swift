@@ -6,7 +6,7 @@ import Hummingbird
 /// allowed and `Accept-Post: application/sdp`.
 ///
 /// With `rendersErrors` (a WHEP output's own server) an `HTTPError` becomes a plain-text
-/// response here; without (an app's router, ``StreamOutput/addWHEPRoutes(to:path:)``) it is
+/// response here; without (an app's router, `StreamOutput.addWHEPRoutes(to:path:)`) it is
 /// thrown on with the CORS headers added, for the app's own error rendering.
 struct WHEPCORSMiddleware<Context: RequestContext>: RouterMiddleware {
     var rendersErrors = true

@@ -1,17 +1,17 @@
+@_spi(WHEP) import CaptureKit
 import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// A WHEP endpoint's own HTTP server, for a ``StreamTarget/whep(host:port:path:)`` output:
+/// A WHEP endpoint's own HTTP server, for a `StreamTarget.whep(host:port:path:)` output:
 /// Hummingbird at `http://host:port/path` with ``WHEPRoutes`` and CORS on every response
 /// (``WHEPCORSMiddleware``).
 ///
 /// The handlers run on Hummingbird's tasks; the viewers' work (which blocks on GStreamer)
-/// runs on the ``Handlers``' own threads.
-actor WHEPServer {
-    /// What the server asks of its output.
-    typealias Handlers = WHEPRoutes.Handlers
+/// runs on the output's own thread.
+actor WHEPServer: WHEPSignalling.Server {
+    typealias Handlers = WHEPSignalling.Handlers
 
     enum State {
         case idle
@@ -60,10 +60,10 @@ actor WHEPServer {
         case .success?: return
         case .failure(let error)?:
             state = .stopped
-            throw .streamFailed(target, message: "cannot serve WHEP on \(StreamTarget.bracketed(host)):\(port): \(error)")
+            throw .streamFailed(target, message: "cannot serve WHEP there: \(error)")
         case nil:
             state = .stopped
-            throw .streamFailed(target, message: "the WHEP server on \(StreamTarget.bracketed(host)):\(port) stopped at once")
+            throw .streamFailed(target, message: "the WHEP server stopped at once")
         }
     }
 
