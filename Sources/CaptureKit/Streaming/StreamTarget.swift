@@ -46,13 +46,14 @@ public enum StreamTarget: Sendable, Hashable {
     /// candidate in it, no STUN server needed on a LAN) and its session's `Location`; DELETE
     /// there ends it. CORS allows players on any origin. H.264 (constrained baseline from the
     /// output's encode) and, with a microphone, Opus; several viewers share the one encode, and
-    /// a viewer that goes away without a word is dropped when its RTCP stops (5 s).
+    /// a viewer that goes away without a word is dropped when its RTCP stops (5 s). The server
+    /// is the `CaptureKitWHEP` product's: an app that makes a WHEP output depends on it.
     case whep(host: String, port: Int, path: String)
     /// WebRTC viewers, as ``whep(host:port:path:)`` serves them, but without a server of the
     /// output's own: the app's HTTP server takes each viewer's SDP offer and hands it to
     /// ``StreamOutput/answerWebRTCOffer(_:)``, and ends a viewer with
     /// ``StreamOutput/endWebRTCViewer(_:)``; a Hummingbird app adds WHEP's routes in one call
-    /// with ``StreamOutput/addWHEPRoutes(to:path:)``. Everything else is as for WHEP: H.264
+    /// with the `CaptureKitWHEP` product's `addWHEPRoutes(to:path:)`. Everything else is as for WHEP: H.264
     /// (constrained baseline) and Opus with a microphone, one encode for every viewer, a viewer
     /// that vanishes dropped when its RTCP stops. It has no URL form: build it in code.
     case webRTC
