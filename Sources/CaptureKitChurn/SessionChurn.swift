@@ -142,7 +142,7 @@ public enum SessionChurn {
         }
         try await start()
         for step in 0..<options.operations {
-            if step == 50 { report.residentAfterWarmUp = residentBytes() }
+            if step == 50 { report.residentAfterWarmUp = ResidentMemory.bytes }
             let operation = options.only.randomElement(using: &random)!
             report.log.append("\(step): \(operation)")
             switch operation {
@@ -223,15 +223,9 @@ public enum SessionChurn {
         while pipelines.contains(where: { !$0.isFinalized }), clock.now < freed { try await Task.sleep(for: .milliseconds(20)) }
         report.pipelines = pipelines.count
         report.pipelinesOutlived = pipelines.filter { !$0.isFinalized }.count
-        report.residentAtEnd = residentBytes()
-        report.seconds = Double((clock.now - began).components.seconds)
+        report.residentAtEnd = ResidentMemory.bytes
+        let took = (clock.now - began).components
+        report.seconds = Double(took.seconds) + Double(took.attoseconds) / 1e18
         return report
-    }
-
-    /// The process's resident memory, from /proc/self/statm.
-    static func residentBytes() -> Int {
-        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-              let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

@@ -1,4 +1,5 @@
 import CaptureKit
+import CaptureKitChurn
 import Foundation
 import Synchronization
 
@@ -88,19 +89,12 @@ enum MemoryBenchmark {
     /// warm-up ones.
     static func growth(cycles: Int, _ body: () async throws -> Void) async throws -> Double {
         for _ in 0..<max(1, cycles / 5) { try await body() }
-        let before = residentKilobytes()
+        let before = ResidentMemory.kilobytes
         let verbose = ProcessInfo.processInfo.environment["CAPTURE_BENCH_VERBOSE"] != nil
         for cycle in 0..<cycles {
             try await body()
-            if verbose && (cycle + 1) % 100 == 0 { print("cycle \(cycle + 1): +\(residentKilobytes() - before) KB") }
+            if verbose && (cycle + 1) % 100 == 0 { print("cycle \(cycle + 1): +\(ResidentMemory.kilobytes - before) KB") }
         }
-        return Double(residentKilobytes() - before) / Double(cycles)
-    }
-
-    /// Resident set size from /proc/self/statm, in kilobytes.
-    static func residentKilobytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+        return Double(ResidentMemory.kilobytes - before) / Double(cycles)
     }
 }

@@ -1,3 +1,4 @@
+import CaptureKitChurn
 import Foundation
 import Testing
 @testable import CaptureKit
@@ -9,19 +10,13 @@ import Testing
 /// (< 2 MB over 1,000 cycles) is measured by `capture-bench memory` (BENCHMARKS.md).
 @Suite("Memory", .ownDevices, .serialized)
 struct MemoryTests {
-    static func residentKilobytes() -> Int {
-        let text = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-        let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
-    }
-
     /// Kilobytes gained over `cycles` after `warmUp` cycles (the allocator's and GStreamer's
     /// caches fill over the first hundred or so, then resident memory stays flat).
     static func growth(warmUp: Int = 100, cycles: Int = 100, _ body: () async throws -> Void) async throws -> Int {
         for _ in 0..<warmUp { try await body() }
-        let before = residentKilobytes()
+        let before = ResidentMemory.kilobytes
         for _ in 0..<cycles { try await body() }
-        return residentKilobytes() - before
+        return ResidentMemory.kilobytes - before
     }
 
     @Test("starting a session with a still output, taking a frame and stopping frees each pipeline")

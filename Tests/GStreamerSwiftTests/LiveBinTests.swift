@@ -188,13 +188,7 @@ struct LiveBinTests {
 extension LiveBinTests {
     @Test("An error from an element a bin made inside itself is reported under its nearest planned (key_suffix) ancestor")
     func errorsNameThePlannedElement() throws {
-        let pipeline = Pipeline(name: "errors")
-        let branch = Bin(name: "out0")
-        let planned = Bin(name: "out0_inner")
-        let inner = try Element(factory: "identity", name: "identity0")
-        planned.add(inner)
-        branch.add(planned.element)
-        pipeline.add(branch)
+        let (pipeline, branch, inner) = try Self.nested(pipeline: "errors", bin: "out0", innerBin: "out0_inner", element: "identity0")
         inner.postError(domain: .stream, message: "inner failure")
         guard case .error(let source, let message, _, _)? = pipeline.bus.pop(timeout: 1_000_000_000) else {
             Issue.record("no error message")
@@ -215,13 +209,7 @@ extension LiveBinTests {
 extension LiveBinTests {
     @Test("A message's origin is the path of the bins holding its source, whatever the names; out of the pipeline, the path starts at the bin taken out")
     func messageOrigin() throws {
-        let pipeline = Pipeline(name: "routes")
-        let branch = Bin(name: "part")
-        let inner = Bin(name: "x_misleading")
-        let element = try Element(factory: "identity", name: "other_part_name")
-        inner.add(element)
-        branch.add(inner.element)
-        pipeline.add(branch)
+        let (pipeline, branch, element) = try Self.nested(pipeline: "routes", bin: "part", innerBin: "x_misleading", element: "other_part_name")
         element.postError(domain: .stream, message: "failure")
         let (_, origin) = try #require(pipeline.bus.popRouted(timeout: 1_000_000_000))
         #expect(origin.path == ["routes", "part", "x_misleading", "other_part_name"])
@@ -232,5 +220,19 @@ extension LiveBinTests {
         let detached = MessageOrigin(path: ["part", "x_misleading", "other_part_name"])
         #expect(detached.part(of: "routes") == nil && detached.detachedPart == "part")
         #expect(MessageOrigin(path: ["routes"]).part(of: "routes") == "")
+    }
+}
+
+extension LiveBinTests {
+    /// `pipeline ⊃ bin ⊃ innerBin ⊃ element` (an identity), named as given.
+    static func nested(pipeline name: String, bin: String, innerBin: String, element: String) throws -> (Pipeline, Bin, Element) {
+        let pipeline = Pipeline(name: name)
+        let outer = Bin(name: bin)
+        let inner = Bin(name: innerBin)
+        let identity = try Element(factory: "identity", name: element)
+        inner.add(identity)
+        outer.add(inner.element)
+        pipeline.add(outer)
+        return (pipeline, outer, identity)
     }
 }
