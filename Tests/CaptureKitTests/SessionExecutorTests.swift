@@ -66,3 +66,22 @@ struct SessionExecutorTests {
         #expect(executor.run { 5 } == 5)
     }
 }
+
+extension SessionExecutorTests {
+    @Test("an async caller of a request gets the result an event settles after the request's step, not a nested default")
+    func asyncCallerGetsLateResult() async throws {
+        let executor = SessionExecutor(label: "test.executor.async")
+        do {
+            _ = try await executor.perform { (transition: Transition<Int, CaptureError>) in
+                executor.post(at: .now() + .milliseconds(50)) { transition.finish(.failure(.sessionNotRunning)) }
+            }
+            Issue.record("the failure settled at the event did not reach the async caller")
+        } catch {
+            #expect(error.code == .sessionNotRunning)
+        }
+        let value = try await executor.perform { (transition: Transition<Int, CaptureError>) in
+            executor.post { transition.finish(.success(7)) }
+        }
+        #expect(value == 7)
+    }
+}

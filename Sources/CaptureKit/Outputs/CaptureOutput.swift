@@ -46,6 +46,13 @@ protocol OutputNode: CaptureOutput, ConfigurationFailureReporting {
     func attach(_ branch: RunningBranch) throws(CaptureError)
     /// Called after the branch was removed or the session stopped: waiting work fails with `error`.
     func detach(error: CaptureError)
+    /// Work the output finishes away from the executor after `attach` (a WHEP output's HTTP
+    /// server binding its port): false when there is none; else `done` is called once, from any
+    /// thread, with the error that fails the change or nil, and the change goes on from there.
+    func afterAttach(_ done: @escaping @Sendable (CaptureError?) -> Void) -> Bool
+    /// Likewise after `detach` (a WHEP server freeing its port): the branch counts as gone, and
+    /// a stopping session as stopped, once `done` is called.
+    func afterDetach(_ done: @escaping @Sendable () -> Void) -> Bool
     /// Called on the session's notification queue when `device`, which may feed the output,
     /// went away or was taken.
     func inputInterrupted(_ device: CaptureDevice, reason: InterruptionReason)
@@ -60,6 +67,8 @@ protocol OutputNode: CaptureOutput, ConfigurationFailureReporting {
 }
 
 extension OutputNode {
+    func afterAttach(_ done: @escaping @Sendable (CaptureError?) -> Void) -> Bool { false }
+    func afterDetach(_ done: @escaping @Sendable () -> Void) -> Bool { false }
     var mediaTypes: [MediaType] { [mediaType] }
     var wantsBranch: Bool { true }
     var videoEncoding: VideoCodecSettings? { nil }

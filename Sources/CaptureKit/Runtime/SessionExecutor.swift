@@ -132,6 +132,19 @@ final class SessionExecutor: Sendable {
         return try result.get()
     }
 
+    /// Runs a request whose change may finish later, as ``run(whenNested:until:)`` does, and
+    /// resumes the caller with its result once the transition has ended, parking no thread.
+    func perform<T: Sendable, E: Error>(until step: @escaping @Sendable (Transition<T, E>) -> Void) async throws(E) -> T {
+        let result: Result<T, E> = await withCheckedContinuation { continuation in
+            submit {
+                let transition = Transition<T, E>(executor: self) { continuation.resume(returning: $0) }
+                self.hold()
+                step(transition)
+            }
+        }
+        return try result.get()
+    }
+
     /// Holds the executor: requests wait until `release()`. On the executor only.
     private func hold() {
         if holds.add(1, ordering: .acquiringAndReleasing).newValue == 1 { requests.suspend() }
@@ -157,8 +170,13 @@ final class Transition<T: Sendable, E: Error>: Sendable {
     private let value = Mutex<Result<T, E>?>(nil)
     private let ended = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
+    /// Told the result at the end, for an async caller.
+    private let onEnd: (@Sendable (Result<T, E>) -> Void)?
 
-    fileprivate init(executor: SessionExecutor) { self.executor = executor }
+    fileprivate init(executor: SessionExecutor, ended: (@Sendable (Result<T, E>) -> Void)? = nil) {
+        self.executor = executor
+        onEnd = ended
+    }
 
     /// The result, once settled.
     var result: Result<T, E>? { value.withLock { $0 } }
@@ -175,6 +193,7 @@ final class Transition<T: Sendable, E: Error>: Sendable {
         precondition(result != nil, "a transition ended without a result")
         executor.release()
         done.signal()
+        if let onEnd, let result { onEnd(result) }
     }
 
     /// Settles the result and ends the transition.

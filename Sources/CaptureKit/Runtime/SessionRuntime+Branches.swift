@@ -141,9 +141,25 @@ extension SessionRuntime {
         pipeline.remove(branch.bin)
         for feed in branch.feeds { feed.release() }
         branch.output?.detach(error: error)
+        if let output = branch.output {
+            // Counted before the answer can come: it comes as an event, after this step.
+            live.withLock { $0.detaching += 1 }
+            let waits = output.afterDetach { [self] in
+                executor.post { [self] in
+                    live.withLock { $0.detaching -= 1 }
+                    runWhenDrained()
+                }
+            }
+            if !waits { live.withLock { $0.detaching -= 1 } }
+        }
         // The branch's threads (an encoder's workers, a queue's) freed their memory into arenas
         // glibc keeps: without this, resident memory grew by ~600 KB a recording.
         GStreamer.releaseFreeMemory()
+        runWhenDrained()
+    }
+
+    /// Runs what waited for no branch to drain, if none does now.
+    private func runWhenDrained() {
         let waiting = live.withLock { live -> [@Sendable () -> Void] in
             guard !live.isDraining else { return [] }
             defer { live.whenDrained = [] }

@@ -34,6 +34,9 @@ final class SessionRuntime: Sendable {
         var built = 0
         /// Run on the executor once no branch drains.
         var whenDrained: [@Sendable () -> Void] = []
+        /// Outputs of branches taken out still finishing their own work (`afterDetach`): until
+        /// they have, the branches count as draining.
+        var detaching = 0
 
         /// The branch keyed `key` as it runs: joined and not yet taken out.
         func running(_ key: String) -> LiveBranch? {
@@ -79,7 +82,7 @@ final class SessionRuntime: Sendable {
         }
 
         /// Whether a branch is draining.
-        var isDraining: Bool { branches.values.contains { $0.lifecycle.isDraining } }
+        var isDraining: Bool { detaching > 0 || branches.values.contains { $0.lifecycle.isDraining } }
     }
 
     /// One branch's phase, the gate its feeds pass frames through, its output (none for an
@@ -169,7 +172,16 @@ final class SessionRuntime: Sendable {
                     }
                 case .addSource(let source): try addSource(source, input: graph.input(named: source.key))
                 case .setProperty(let element, let name, let value): try setProperty(element, name, value)
-                case .addBranch(let branch): try addBranch(branch, graph: graph)
+                case .addBranch(let branch):
+                    try addBranch(branch, graph: graph)
+                    let output = graph.branches.first { $0.name == branch.key }?.output
+                    let waits = output?.afterAttach { [self, remaining] error in
+                        executor.post { [self] in
+                            if let error { return done(error) }
+                            perform(remaining, plan: plan, graph: graph, then: done)
+                        }
+                    }
+                    if waits == true { return }
                 }
             } catch {
                 return done(error)
@@ -205,8 +217,20 @@ final class SessionRuntime: Sendable {
             for source in sources { source.input.device.clearRunningSource(source.controls) }
             watch.withLock { $0?.stop(); $0 = nil }
             try? pipeline.setState(.null)
-            for output in outputs { output.detach(error: .captureCancelled) }
-            done()
+            // Stopped once every output has finished its own work (a WHEP server its port): at
+            // once when none has any, else at the event of the last to finish.
+            let pending = Mutex(1)
+            let finished: @Sendable () -> Void = { [executor] in
+                guard pending.withLock({ $0 -= 1; return $0 == 0 }) else { return }
+                executor.post(done)
+            }
+            var waits = false
+            for output in outputs {
+                output.detach(error: .captureCancelled)
+                pending.withLock { $0 += 1 }
+                if output.afterDetach(finished) { waits = true } else { pending.withLock { $0 -= 1 } }
+            }
+            if waits { finished() } else { done() }
         }
     }
 

@@ -27,35 +27,41 @@ extension CaptureSession {
     func checkedStartRunning() throws(CaptureError) {
         let nested = executor.isCurrent
         let started = try executor.run(whenNested: false) { (transition: Transition<Bool, CaptureError>) in
-            guard state.withLock({ $0.runState == .idle || $0.runState == .failed }) else { return transition.finish(.success(false)) }
-            setRunState(.starting)
-            let graph: SessionGraph, plan: PipelinePlan
-            do throws(CaptureError) {
-                (graph, plan) = try checkedPlan()
-            } catch {
+            start(transition, nested: nested)
+        }
+        if started { NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self) }
+    }
+
+    /// The start's request on the executor: settles whether the caller announces the start
+    /// (false when it was running already, or when `nested`, where it is announced here).
+    func start(_ transition: Transition<Bool, CaptureError>, nested: Bool) {
+        guard state.withLock({ $0.runState == .idle || $0.runState == .failed }) else { return transition.finish(.success(false)) }
+        setRunState(.starting)
+        let graph: SessionGraph, plan: PipelinePlan
+        do throws(CaptureError) {
+            (graph, plan) = try checkedPlan()
+        } catch {
+            setRunState(.failed)
+            return transition.finish(.failure(error))
+        }
+        let runtime = makeRuntime()
+        // Stored before it starts: an error a branch posts while starting (a publisher that
+        // finds no server) finds the branch's output, and is not lost.
+        state.withLock { $0.runtime = runtime }
+        // A failure is settled at once (a nested caller gets it now), and the request ends
+        // once what was built has stopped.
+        runtime.start(plan, graph: graph, failing: { error in transition.settle(.failure(error)) }) { [self] error in
+            if let error {
+                state.withLock { $0.runtime = nil }
                 setRunState(.failed)
                 return transition.finish(.failure(error))
             }
-            let runtime = makeRuntime()
-            // Stored before it starts: an error a branch posts while starting (a publisher that
-            // finds no server) finds the branch's output, and is not lost.
-            state.withLock { $0.runtime = runtime }
-            // A failure is settled at once (a nested caller gets it now), and the request ends
-            // once what was built has stopped.
-            runtime.start(plan, graph: graph, failing: { error in transition.settle(.failure(error)) }) { [self] error in
-                if let error {
-                    state.withLock { $0.runtime = nil }
-                    setRunState(.failed)
-                    return transition.finish(.failure(error))
-                }
-                setConnectionsActive(true)
-                setRunState(.running)
-                // Nested (an observer on the executor), the start is announced where it ends.
-                if nested { NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self) }
-                transition.finish(.success(!nested))
-            }
+            setConnectionsActive(true)
+            setRunState(.running)
+            // Nested (an observer on the executor), the start is announced where it ends.
+            if nested { NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self) }
+            transition.finish(.success(!nested))
         }
-        if started { NotificationCenter.default.post(name: Self.didStartRunningNotification, object: self) }
     }
 
     /// Stops the pipeline, blocking until it has stopped (recordings finished). Stills still

@@ -1,3 +1,4 @@
+import Foundation
 import Dispatch
 
 extension CaptureSession {
@@ -56,7 +57,12 @@ extension CaptureSession {
         /// session's executor and the caller resumes when the session runs or failed.
         public func startRunning() async throws(CaptureError) {
             let session = session
-            try await session.executor.perform { () throws(CaptureError) in try session.checkedStartRunning() }
+            // The request's transition, not a blocking call on the executor: a start that
+            // finishes at a later event (a WHEP server binding its port) gets its own error.
+            let started = try await session.executor.perform { (transition: Transition<Bool, CaptureError>) in
+                session.start(transition, nested: false)
+            }
+            if started { NotificationCenter.default.post(name: CaptureSession.didStartRunningNotification, object: session) }
         }
 
         /// `stopRunning()` without blocking the caller's thread: the stop runs on the

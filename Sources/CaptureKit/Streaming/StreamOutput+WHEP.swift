@@ -1,4 +1,5 @@
 import GStreamerSwift
+import Synchronization
 
 extension StreamOutput {
     /// WHEP: a `tee` `prefix_tee` (it drops frames while no one watches) that each viewer's
@@ -12,15 +13,21 @@ extension StreamOutput {
         return Tail(elements: [tee, audio], links: [], video: tee.name, audio: audio.name, audioCodec: .mkv, counter: nil)
     }
 
-    /// Starts the WHEP server (throws `streamFailed` when its port is in use) and keeps the
-    /// endpoint until ``detachWHEP()``. `clients` counts the viewers connected.
+    /// Keeps the branch's endpoint (its viewers) until ``detachWHEP()``; its server, for a
+    /// `whep://` target, starts in ``afterAttach(_:)``. `clients` counts the viewers connected.
     func attachWHEP(_ branch: RunningBranch) throws(CaptureError) {
         let endpoint = WHEPEndpoint(
             prefix: branch.prefix, bin: branch.bin, tee: try branch.element("tee"), audioTee: try branch.element("atee"),
             clients: { [weak self] count in self?.state.withLock { $0.statistics.clients = count } },
             sent: { [weak self] bytes in self?.sent(bytes: bytes) })
-        try endpoint.start(target)
         state.withLock { $0.whep = endpoint }
+    }
+
+    /// A `whep://` output's server binds its port away from the session's executor; the change
+    /// that added the branch goes on once it listens, or fails with `streamFailed` (its port is
+    /// in use, say).
+    func afterAttach(_ done: @escaping @Sendable (CaptureError?) -> Void) -> Bool {
+        state.withLock { $0.whep }?.start(target, then: done) ?? false
     }
 
     /// An error from one viewer's elements removes that viewer; the others play on.
@@ -28,8 +35,42 @@ extension StreamOutput {
         state.withLock { $0.whep }?.removeViewer(owning: element) ?? false
     }
 
-    /// The branch is gone: its viewers end and the server stops, freeing its port.
+    /// The branch is gone: its viewers end and the server stops, freeing its port (see
+    /// ``afterDetach(_:)``).
     func detachWHEP() {
-        state.withLock { state in defer { state.whep = nil }; return state.whep }?.stop()
+        guard let endpoint = state.withLock({ state in defer { state.whep = nil }; return state.whep }) else { return }
+        let stopped = WHEPStopped()
+        state.withLock { $0.whepStopping = stopped }
+        endpoint.stop { stopped.finish() }
+    }
+
+    /// The branch counts as gone once the server it had has freed its port.
+    func afterDetach(_ done: @escaping @Sendable () -> Void) -> Bool {
+        guard let stopped = state.withLock({ state in defer { state.whepStopping = nil }; return state.whepStopping }) else { return false }
+        stopped.whenFinished(done)
+        return true
+    }
+}
+
+/// A WHEP endpoint's stop, finished or not, and who waits for it.
+final class WHEPStopped: Sendable {
+    private let state = Mutex((finished: false, waiting: [@Sendable () -> Void]()))
+
+    func finish() {
+        let waiting = state.withLock { state in
+            state.finished = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for then in waiting { then() }
+    }
+
+    /// Runs `then` once finished: at once if it is.
+    func whenFinished(_ then: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            if !state.finished { state.waiting.append(then) }
+            return state.finished
+        }
+        if now { then() }
     }
 }

@@ -61,6 +61,8 @@ public final class StreamOutput: OutputNode {
         /// enough run starts the back-off again from the shortest.
         var attachedAt: UInt64?
         var whep: WHEPEndpoint?
+        /// The last endpoint's stop, until the runtime asks for it (`afterDetach`).
+        var whepStopping: WHEPStopped?
         /// An RTSP target's server, while the branch runs.
         var rtspServer: RTSPServer?
     }

@@ -31,7 +31,11 @@ final class WHEPEndpoint: Sendable {
     let work = DispatchQueue(label: "CaptureKit.WHEP")
     let state = Mutex(State())
     let server = Mutex<(any WHEPSignalling.Server)?>(nil)
+    /// The server's start, while it may run: a stop waits for it.
+    let starting = Mutex<Task<Void, Never>?>(nil)
 
+    /// Seconds the HTTP server has to listen, and to stop.
+    static let serverTimeout = 10.0
     /// Seconds a viewer has to connect after its answer before it is dropped.
     static let connectTimeout = 15.0
     /// How long an answer waits for the viewer's first frame (its caps) to reach webrtcbin.
@@ -85,66 +89,60 @@ final class WHEPEndpoint: Sendable {
     }
 
     /// Starts the HTTP server for a ``StreamTarget/whep(host:port:path:)`` target (the
-    /// `CaptureKitWHEP` product's, ``WHEPSignalling``) and waits until it listens (other targets
-    /// have none). Throws `streamFailed` when its address cannot be bound or the product is not
-    /// linked. Call it off Swift concurrency's threads (it blocks).
-    func start(_ target: StreamTarget) throws(CaptureError) {
-        guard case .whep = target else { return }
-        try WHEPSignalling.requireServer(for: target)
-        guard let servers = WHEPSignalling.linked else { return }
+    /// `CaptureKitWHEP` product's, ``WHEPSignalling``); false for other targets, which have none.
+    /// Returns at once: `done` is called once, from any thread, when the server listens (nil),
+    /// or with `streamFailed` when its address cannot be bound, the product is not linked or it
+    /// did not listen within ``serverTimeout``.
+    func start(_ target: StreamTarget, then done: @escaping @Sendable (CaptureError?) -> Void) -> Bool {
+        guard case .whep = target else { return false }
+        let once = OnceCallback(done)
+        guard let servers = WHEPSignalling.linked else {
+            do throws(CaptureError) { try WHEPSignalling.requireServer(for: target) } catch { once(error) }
+            return true
+        }
         let handlers = WHEPSignalling.Handlers(
             offer: { [weak self] offer in
                 guard let self else { return .failure(.streamFailed(target, message: "the output stopped")) }
                 return await self.answer(offer)
             },
             end: { [weak self] id in await self?.end(id) ?? false })
-        let outcome = Mutex<Result<any WHEPSignalling.Server, CaptureError>>(.failure(.streamFailed(target, message: "the WHEP server did not start within 10 s")))
-        let started = DispatchSemaphore(value: 0)
-        Task {
-            do throws(CaptureError) {
-                let server = try await servers.start(target, handlers: handlers)
-                outcome.withLock { $0 = .success(server) }
-            } catch {
-                outcome.withLock { $0 = .failure(error) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.serverTimeout) {
+            if once(.streamFailed(target, message: "the WHEP server did not start within \(Int(Self.serverTimeout)) s")) {
+                CaptureLog.logger.warning("WHEP server for \(target.description) did not start within \(Int(Self.serverTimeout)) s")
             }
-            started.signal()
         }
-        // Past 10 s, `outcome` still holds the time-out, which is thrown.
-        if started.wait(timeout: .now() + 10) == .timedOut {
-            CaptureLog.logger.warning("WHEP server for \(target.description) did not start within 10 s")
+        starting.withLock { starting in
+            starting = Task {
+                do throws(CaptureError) {
+                    let server = try await servers.start(target, handlers: handlers)
+                    self.server.withLock { $0 = server }
+                    once(nil)
+                } catch {
+                    once(error)
+                }
+            }
         }
-        switch outcome.withLock({ $0 }) {
-        case .success(let server):
-            self.server.withLock { $0 = server }
-        case .failure(let error):
-            stop()
-            throw error
-        }
+        return true
     }
 
-    /// Ends every viewer and stops the server; returns once its port is free (up to 5 s).
-    /// The branch's bin is gone or going: its viewers go with it.
-    func stop() {
+    /// Ends every viewer and stops the server. Returns at once: `done` is called, from any
+    /// thread, once the server's port is free (at most ``serverTimeout`` later). The branch's
+    /// bin is gone or going: its viewers go with it.
+    func stop(then done: @escaping @Sendable () -> Void) {
         state.withLock { $0.closed = true }
-        // After a viewer being added or removed now (bounded: webrtcbin, gone to NULL with the
-        // branch, may not answer a pending step).
-        let drained = DispatchSemaphore(value: 0)
-        work.async {
-            self.state.withLock { $0.viewers = [:] }
-            drained.signal()
+        // After a viewer being added or removed now; a step stuck in webrtcbin (gone to NULL
+        // with the branch) keeps only its own viewer.
+        work.async { self.state.withLock { $0.viewers = [:] } }
+        let once = OnceCallback<Void>(done)
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.serverTimeout) {
+            if once(()) { CaptureLog.logger.warning("WHEP: the HTTP server did not stop within \(Int(Self.serverTimeout)) s; its port may stay bound until it does") }
         }
-        if drained.wait(timeout: .now() + 5) == .timedOut {
-            // A viewer step is stuck in webrtcbin: the viewers are dropped when it returns.
-            CaptureLog.logger.warning("WHEP: a viewer being added or removed did not finish within 5 s; stopping the server without it")
-        }
-        guard let server = server.withLock({ server in defer { server = nil }; return server }) else { return }
-        let stopped = DispatchSemaphore(value: 0)
+        let starting = starting.withLock { $0 }
         Task {
-            await server.stop()
-            stopped.signal()
-        }
-        if stopped.wait(timeout: .now() + 5) == .timedOut {
-            CaptureLog.logger.warning("WHEP: the HTTP server did not stop within 5 s; its port may stay bound until it does")
+            // A server still starting is stopped once it has.
+            await starting?.value
+            await self.server.withLock { server in defer { server = nil }; return server }?.stop()
+            once(())
         }
     }
 
