@@ -111,17 +111,17 @@ final class WHEPEndpoint: Sendable {
                 CaptureLog.logger.warning("WHEP server for \(target.description) did not start within \(Int(Self.serverTimeout)) s")
             }
         }
-        starting.withLock { starting in
-            starting = Task {
-                do throws(CaptureError) {
-                    let server = try await servers.start(target, handlers: handlers)
-                    self.server.withLock { $0 = server }
-                    once(nil)
-                } catch {
-                    once(error)
-                }
+        let task = Task {
+            do throws(CaptureError) {
+                let server = try await servers.start(target, handlers: handlers)
+                self.server.withLock { $0 = server }
+                once(nil)
+            } catch {
+                once(error)
             }
         }
+        // Stored before any stop: starts and stops are both called on the session's executor.
+        starting.withLock { $0 = task }
         return true
     }
 
@@ -141,7 +141,8 @@ final class WHEPEndpoint: Sendable {
         Task {
             // A server still starting is stopped once it has.
             await starting?.value
-            await self.server.withLock { server in defer { server = nil }; return server }?.stop()
+            let server = self.server.withLock { server in defer { server = nil }; return server }
+            await server?.stop()
             once(())
         }
     }
