@@ -59,11 +59,17 @@ struct StreamOutputWHEPTests {
         let firstFrames = viewers.compactMap { $0["firstFrameMs"] as? Double }.map { Int($0) }
         print("WHEP: first decoded frame \(firstFrames) ms after each POST")
         #expect(output.statistics.clients == 2, "both viewers connected: \(output.statistics)")
+        // Each viewer is a part of the branch the session's description shows, off its tee.
+        let description = test.session.pipelineDescription
+        let webrtcbins = description.matches(of: /webrtcbin name=(\w+)_whep(\d+)webrtc bundle-policy=max-bundle/)
+        #expect(webrtcbins.count == 2, "\(description)")
+        #expect(description.contains("_tee. ! queue name=") && description.contains("rtph264pay name="), "\(description)")
         #expect(try await player.wait(seconds: 20), "the player DELETEs and exits: \(player.output)")
         let deleted = try #require(Self.report("DELETED", in: player.output), "\(player.output)")
         #expect(deleted["deleted"] as? [Int] == [200, 200])
         try await StreamOutputTests.wait(seconds: 5) { output.statistics.clients == 0 }
         #expect(output.statistics.clients == 0, "the viewers left")
+        #expect(!test.session.pipelineDescription.contains("webrtcbin"), "\(test.session.pipelineDescription)")
         #expect(output.statistics.bytesSent > 10_000 && output.status == .streaming && test.session.isRunning, "\(output.statistics) \(output.status)")
         await test.session.checked.stopRunning()
         let stillServing = (try? await Self.request(url, method: "OPTIONS")) != nil

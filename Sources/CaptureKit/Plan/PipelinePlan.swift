@@ -104,6 +104,18 @@
         /// Whether the branch must see end of stream before it is removed (a muxer finishing
         /// its file); others are unlinked at once.
         public var finishesWithEndOfStream: Bool
+        /// Parts that join and leave the running branch on their own, each hanging off one of
+        /// its tees (a WebRTC viewer): described here and made by the branch's output from this
+        /// description, never by ``PipelinePlan/diff(to:)``, which leaves them out.
+        public var viewers: [Viewer] = []
+
+        /// A part of a running branch that its output adds and removes (a WebRTC viewer): its
+        /// elements, and its links, the first from one of the branch's tees.
+        public struct Viewer: Sendable, Equatable {
+            public var key: String
+            public var elements: [Element]
+            public var links: [Link]
+        }
 
         init(key: String, elements: [Element], links: [Link], entries: [Entry], finishesWithEndOfStream: Bool) {
             self.key = key
@@ -161,6 +173,7 @@
                 }
             }
             links += branch.links
+            links += branch.viewers.flatMap(\.links)
         }
         return links
     }
@@ -179,12 +192,14 @@
             parts.append((source.elements, Link.chain(source.elements)))
             for branch in branches where branch.entries.first?.source == source.key {
                 parts.append((branch.elements, [Link(from: source.tee.name, to: branch.entries[0].element)] + branch.links))
+                parts += branch.viewers.map { ($0.elements, $0.links) }
                 placed.insert(branch.key)
             }
         }
         for branch in branches where !placed.contains(branch.key) {
             let entry = branch.entries.first.flatMap { entry in teeName(of: entry.source).map { Link(from: $0, to: entry.element) } }
             parts.append((branch.elements, (entry.map { [$0] } ?? []) + branch.links))
+            parts += branch.viewers.map { ($0.elements, $0.links) }
         }
         return parts
     }

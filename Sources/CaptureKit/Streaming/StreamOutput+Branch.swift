@@ -30,7 +30,8 @@ extension StreamOutput {
     /// The whole branch: the video part from the encoded stage, the target's tail, and when the
     /// session has a microphone and the target takes audio, `queue` `prefix_aqueue` !
     /// `audioconvert` ! `audioresample` ! caps ! encoder ! parser `prefix_aparse` from the audio
-    /// port's tee into the tail.
+    /// port's tee into the tail; and a WebRTC target's viewers while they play
+    /// (``PipelinePlan/Branch/viewers``).
     func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
         let key = branch.name
         let videoInput = graph.inputs[branch.input]
@@ -50,7 +51,10 @@ extension StreamOutput {
             links += PipelinePlan.Link.chain(audio) + [.init(from: audio[audio.count - 1].name, to: audioTarget)]
             entries.append(.init(source: graph.inputs[audioPort.input].name, element: audio[0].name))
         }
-        return PipelinePlan.Branch(key: key, elements: elements, links: links, entries: entries, finishesWithEndOfStream: false)
+        var plan = PipelinePlan.Branch(key: key, elements: elements, links: links, entries: entries, finishesWithEndOfStream: false)
+        // The WebRTC viewers of the running branch, as their endpoint made them.
+        plan.viewers = state.withLock { $0.whep }.map { $0.prefix == key ? $0.plannedViewers : [] } ?? []
+        return plan
     }
 
     /// The target's own elements.

@@ -164,19 +164,12 @@ final class WHEPEndpoint: Sendable {
         }
         let id = UUID().uuidString.lowercased()
         let name = "\(prefix)_whep\(index)"
+        let takesAudio = offer.audioCaps != nil && offer.audioPayload != nil && (try? audioTee.staticPad("sink"))?.peer != nil
+        let plan = viewerPlan(name, offer: offer, audio: takesAudio)
         var viewer: WHEPViewer?
         do throws(GStreamerError) {
-            let queue = try Element(factory: "queue", name: "\(name)queue")
-            try queue.set("leaky", "downstream")
-            try queue.set("max-size-buffers", "30")
-            try queue.set("max-size-bytes", "0")
-            try queue.set("max-size-time", "0")
-            let pay = try Element(factory: "rtph264pay", name: "\(name)pay")
-            try pay.set("pt", String(offer.videoPayload))
-            try pay.set("config-interval", "-1")
-            try pay.set("aggregate-mode", "zero-latency")
-            let webrtc = try Element(factory: "webrtcbin", name: "\(name)webrtc")
-            try webrtc.set("bundle-policy", "max-bundle")
+            let made = try plan.elements.map { planned throws(GStreamerError) in try Element(planned: planned) }
+            let (queue, pay, webrtc) = (made[0], made[1], made[2])
             if !webrtc.checkWebRTCKeepalives() { CaptureLog.logger.warning("WHEP: webrtcbin's ICE agent cannot check keepalives; a vanished viewer stays until DELETE") }
             for element in [queue, pay, webrtc] { bin.add(element) }
             try queue.link(to: pay)
@@ -197,11 +190,8 @@ final class WHEPEndpoint: Sendable {
                 return .pass
             }
             var audio: (queue: Element, pay: Element)?
-            if let caps = offer.audioCaps, let payload = offer.audioPayload, (try? audioTee.staticPad("sink"))?.peer != nil {
-                let aqueue = try Element(factory: "queue", name: "\(name)aqueue")
-                try aqueue.set("leaky", "downstream")
-                let apay = try Element(factory: "rtpopuspay", name: "\(name)apay")
-                try apay.set("pt", String(payload))
+            if takesAudio, let caps = offer.audioCaps {
+                let (aqueue, apay) = (made[3], made[4])
                 for element in [aqueue, apay] { bin.add(element) }
                 try aqueue.link(to: apay)
                 let asink = try webrtc.requestPad("sink_%u")
@@ -212,7 +202,7 @@ final class WHEPEndpoint: Sendable {
             for element in [webrtc, pay, queue] + (audio.map { [$0.pay, $0.queue] } ?? []) { element.syncStateWithParent() }
             let entry = try queue.staticPad("sink")
             let teePad = try tee.requestPad("src_%u")
-            viewer = WHEPViewer(id: id, queue: queue, pay: pay, webrtc: webrtc, teePad: teePad, entry: entry)
+            viewer = WHEPViewer(id: id, index: index, plan: plan, queue: queue, pay: pay, webrtc: webrtc, teePad: teePad, entry: entry)
             state.withLock { $0.viewers[id] = viewer }
             try teePad.link(to: entry)
             if let audio {

@@ -9,6 +9,9 @@ import Synchronization
 /// rtpopuspay` into the same `webrtcbin` from the branch's audio tee.
 struct WHEPViewer: Sendable {
     let id: String
+    /// Which viewer of the endpoint it is (1, 2, …), and its part as planned.
+    let index: Int
+    let plan: PipelinePlan.Branch.Viewer
     let queue: Element
     let pay: Element
     let webrtc: Element
