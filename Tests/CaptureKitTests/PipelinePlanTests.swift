@@ -100,3 +100,23 @@ struct VideoDataBranchTests {
         #expect(output.branch(prefix: "o", source: source).map(\.factory) == ["queue", "videoconvert", "capsfilter", "appsink"])
     }
 }
+
+extension PipelinePlanTests {
+    @Test("a window preview's sink is the environment's, never probed by the compiler: pinned, it is that element; absent, a fakesink")
+    func windowSinkFromEnvironment() throws {
+        let session = CaptureSession()
+        try session.setSessionPreset(.vga640x480)
+        try session.addInput(CaptureDeviceInput(device: CaptureDevice.find(virtual: .back)))
+        let preview = VideoPreview(session: session)
+        preview.sink = .window
+        let graph = session.graph()
+        func sink(_ windowSinks: [PreviewSink: String]) -> String? {
+            let plan = PipelineCompiler.compile(graph, environment: .init(videoEncoder: nil, windowSinks: windowSinks))
+            return plan.branches.first?.elements.last?.factory
+        }
+        #expect(sink([.window: "xvimagesink"]) == "xvimagesink")
+        #expect(sink([.kms: "kmssink"]) == "fakesink")
+        #expect(sink([:]) == "fakesink")
+        _ = preview
+    }
+}

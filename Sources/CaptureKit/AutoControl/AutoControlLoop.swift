@@ -10,7 +10,7 @@ import Synchronization
 /// Threading: `process` runs on the input's streaming thread once per frame, before the tee, and
 /// never blocks: it measures a subsampled frame (FrameMeter), decides, and changes the device's
 /// state (the virtual sensor applies it from the next frame) or queues V4L2 control writes on
-/// `CaptureDevice.loopWrites`. No user code runs on this thread.
+/// the device's `loopWrites` queue. No user code runs on this thread.
 final class AutoControlLoop: Sendable {
     /// Frames to wait after a move before measuring its effect: the virtual sensor applies a
     /// change on the next frame; a V4L2 camera's lens and exposure take a few.
@@ -299,7 +299,7 @@ final class AutoControlLoop: Sendable {
         if update.exposure != nil { device.paceChanged(from: pace) }
         guard !paints, update.exposure != nil || update.gains != nil || update.lensPosition != nil || update.torchLevel != nil else { return }
         let device = device
-        CaptureDevice.loopWrites.async {
+        device.loopWrites.async {
             if let exposure = update.exposure { _ = try? device.applyControl(.exposure(duration: exposure.duration, iso: exposure.iso)) }
             if let gains = update.gains { _ = try? device.applyControl(.whiteBalanceGains(gains)) }
             if let lens = update.lensPosition { _ = try? device.applyControl(.lensPosition(lens)) }

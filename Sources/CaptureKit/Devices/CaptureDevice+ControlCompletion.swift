@@ -6,7 +6,7 @@ extension CaptureDevice {
     func complete(_ handler: (@Sendable (CaptureTime) -> Void)?, writtenAt: CaptureTime?, lightRatio: Double? = nil) {
         guard let handler else { return }
         guard let writtenAt else {
-            CaptureDevice.callbacks.async { handler(.zero) }
+            callbacks.async { handler(.zero) }
             return
         }
         withState { state in
@@ -38,7 +38,7 @@ extension CaptureDevice {
             return carried
         }
         guard !carried.isEmpty else { return }
-        CaptureDevice.callbacks.async { for handler in carried { handler(time) } }
+        callbacks.async { for handler in carried { handler(time) } }
     }
 
     /// The source stopped: changes still waiting complete with the time they were written.
@@ -48,6 +48,6 @@ extension CaptureDevice {
             return state.pendingControlChanges
         }
         guard !pending.isEmpty else { return }
-        CaptureDevice.callbacks.async { for change in pending { change.handler(change.matcher.writtenAt) } }
+        callbacks.async { for change in pending { change.handler(change.matcher.writtenAt) } }
     }
 }

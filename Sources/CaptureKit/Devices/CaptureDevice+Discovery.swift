@@ -3,19 +3,17 @@ import GStreamerSwift
 import Synchronization
 
 extension CaptureDevice {
-    /// Posted when a device appears; the notification's object is the device. Posted on
-    /// CaptureKit's serial device-notification queue, never on a GStreamer thread.
+    /// Posted when a device appears; the notification's object is the device. Posted on the
+    /// device's own serial queue, never on a GStreamer thread.
     public static let wasConnectedNotification = Notification.Name("CaptureDeviceWasConnected")
-    /// Posted when a device disappears; the notification's object is the device. Posted on
-    /// CaptureKit's serial device-notification queue, never on a GStreamer thread.
+    /// Posted when a device disappears; the notification's object is the device. Posted on the
+    /// device's own serial queue, never on a GStreamer thread.
     public static let wasDisconnectedNotification = Notification.Name("CaptureDeviceWasDisconnected")
 
-    /// Where hot-plug notifications are posted, in order.
-    static let notificationQueue = DispatchQueue(label: "capturekit.devices.notifications")
-
-    /// Posts a hot-plug notification for `device` from the device-notification queue.
+    /// Posts a hot-plug notification for `device` from the device's own queue, in order with
+    /// its other announcements.
     static func post(_ name: Notification.Name, for device: CaptureDevice) {
-        notificationQueue.async { NotificationCenter.default.post(name: name, object: device) }
+        device.callbacks.async { NotificationCenter.default.post(name: name, object: device) }
     }
 
     /// Every device: cameras found by GstDeviceMonitor, then the virtual back and front cameras

@@ -6,15 +6,12 @@ extension CaptureDevice {
     /// while the exposure is longer than the shortest frame (see `FramePacing`).
     var pacedFrameRate: Double { readState(\.pacedFrameRate) }
 
-    /// Where sessions are told that a device's pace changed: off the streaming thread that
-    /// metered the change, one at a time.
-    private static let pacing = DispatchQueue(label: "capturekit.device.pacing")
-
     /// Tells the sessions that run the device to re-pace their source (a live caps change)
     /// when auto exposure moved the pace from `before`.
     func paceChanged(from before: Double) {
         guard abs(pacedFrameRate - before) > 1e-6 else { return }
-        Self.pacing.async { CaptureSession.deviceFormatChosen(self, formatChanged: false) }
+        // Off the streaming thread that metered the change, one at a time (the device's own queue).
+        state.pacing.async { CaptureSession.deviceFormatChosen(self, formatChanged: false) }
     }
 }
 

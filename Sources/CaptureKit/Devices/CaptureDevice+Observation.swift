@@ -128,7 +128,7 @@ extension CaptureDevice {
     /// Tells observers of `property` that it changed, for state kept outside `DeviceState`.
     func announceChange<Value>(of property: KeyPath<CaptureDevice, Value> & Sendable) {
         let subject = subject
-        CaptureDevice.callbacks.async { self.state.registrar.withMutation(of: subject, keyPath: property) {} }
+        callbacks.async { self.state.registrar.withMutation(of: subject, keyPath: property) {} }
     }
 
     /// The values of an observable property as they change (AVFoundation's key-value

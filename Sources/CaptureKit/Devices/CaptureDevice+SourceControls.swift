@@ -44,6 +44,7 @@ extension CaptureDevice {
 }
 
 extension CaptureDevice {
-    /// Where the software loops' control writes run, in order, off the streaming thread.
-    static let loopWrites = DispatchQueue(label: "capturekit.device.loop-writes")
+    /// Where the software loops' control writes run, in order, off the streaming thread: the
+    /// device's own queue.
+    var loopWrites: DispatchQueue { state.loopWrites }
 }

@@ -96,7 +96,7 @@ final class SubjectAreaMonitor: Sendable {
         }
         if changed {
             let device = device
-            CaptureDevice.callbacks.async {
+            device.callbacks.async {
                 NotificationCenter.default.post(name: CaptureDevice.subjectAreaDidChangeNotification, object: device)
             }
         }

@@ -102,7 +102,7 @@ extension CaptureDevice {
         guard completesByMetering else { return }
         let factor = readState { $0.zoom.factor }
         if zoomsInPipeline { try? applyZoom(factor) } else {
-            CaptureDevice.loopWrites.async { try? self.applyZoom(factor) }
+            loopWrites.async { try? self.applyZoom(factor) }
         }
     }
 }

@@ -45,8 +45,17 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         let subjectAreaMonitoring = Atomic<Bool>(false)
         /// The sessions the device was added to (`CaptureDevice.sessions`).
         let sessions = Mutex<[CaptureSession.WeakSession]>([])
+        /// The device's own queues, shared by its handles (a slow handler of one device never
+        /// delays another's): completion handlers and change announcements, in order; the
+        /// software loops' control writes; sessions told of a new pace.
+        let callbacks: DispatchQueue
+        let loopWrites: DispatchQueue
+        let pacing: DispatchQueue
         init(_ state: DeviceState, uniqueID: String, processLocal: Bool) {
             value = Mutex(state)
+            callbacks = DispatchQueue(label: "capturekit.device.callbacks.\(uniqueID)")
+            loopWrites = DispatchQueue(label: "capturekit.device.loop-writes.\(uniqueID)")
+            pacing = DispatchQueue(label: "capturekit.device.pacing.\(uniqueID)")
             configurationLock = DeviceConfigurationLock(uniqueID: uniqueID, acrossProcesses: !processLocal)
         }
         func withLock<R>(_ body: (inout DeviceState) -> R) -> R { value.withLock { body(&$0) } }
@@ -125,7 +134,7 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
             let result = body(&state)
             return (result, before, ObservedValues(state))
         }
-        if before != after { CaptureDevice.callbacks.async { self.announceChanges(from: before, to: after) } }
+        if before != after { callbacks.async { self.announceChanges(from: before, to: after) } }
         return result
     }
 

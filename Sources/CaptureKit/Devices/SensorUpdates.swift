@@ -29,9 +29,10 @@ extension CaptureDevice {
         // No observable property changes here: the lock alone, called on every V4L2 frame.
         let ready = state.withLock { $0.sensor.take(upTo: generation) }
         guard !ready.isEmpty else { return }
-        CaptureDevice.callbacks.async { for handler in ready { handler(time) } }
+        callbacks.async { for handler in ready { handler(time) } }
     }
 
-    /// Where device completion handlers run, in order.
-    static let callbacks = DispatchQueue(label: "capturekit.device.callbacks")
+    /// Where the device's completion handlers and change announcements run, in order: its own
+    /// queue.
+    var callbacks: DispatchQueue { state.callbacks }
 }

@@ -9,9 +9,9 @@ extension StillImageOutput {
                                                   completionHandler: @escaping @Sendable (Bool, CaptureError?) -> Void) {
         do throws(CaptureError) {
             _ = try bracketPlan(connection, settings)
-            CaptureDevice.callbacks.async { completionHandler(true, nil) }
+            callbackQueue.async { completionHandler(true, nil) }
         } catch {
-            CaptureDevice.callbacks.async { completionHandler(false, error) }
+            callbackQueue.async { completionHandler(false, error) }
         }
     }
 

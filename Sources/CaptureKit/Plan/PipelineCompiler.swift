@@ -10,9 +10,14 @@ enum PipelineCompiler {
         /// The H.264 encoder encoded stages use; nil when there is none (outputs that need
         /// one get no stage).
         var videoEncoder: VideoEncoder?
+        /// The element that shows a preview's `.window` or `.kms` picture on this display; a
+        /// sink missing here opens nothing (the preview gets a fakesink and says why).
+        var windowSinks: [PreviewSink: String] = [:]
     }
 
     static func compile(_ graph: SessionGraph, environment: Environment) -> PipelinePlan {
+        var graph = graph
+        graph.environment = environment
         var plan = PipelinePlan()
         for input in graph.inputs {
             plan.sources.append(.init(key: input.name, mediaType: input.mediaType, device: input.device.uniqueID, elements: sourceChain(input)))

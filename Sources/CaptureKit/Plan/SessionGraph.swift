@@ -33,4 +33,6 @@ struct SessionGraph: Sendable {
 
     var inputs: [Input]
     var branches: [Branch]
+    /// What the compiler was told about the machine, for the outputs' plans.
+    var environment = PipelineCompiler.Environment()
 }

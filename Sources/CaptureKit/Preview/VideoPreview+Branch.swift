@@ -10,6 +10,11 @@ extension VideoPreview {
     /// `.resizeAspectFill`, a stretch for `.resize`), then shown. The leaky queue drops frames
     /// a slow display cannot take, so the preview never holds the camera back.
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
+        branch(prefix: prefix, source: source, windowSinks: [:])
+    }
+
+    /// The chain, its window sink the one `windowSinks` names (the compiler's environment).
+    func branch(prefix: String, source: SourceFormat, windowSinks: [PreviewSink: String]) -> [PipelinePlan.Element] {
         let (gravity, bounds, sink, overlay) = state.withLock { ($0.gravity, $0.bounds, $0.sink, $0.overlay != nil) }
         let (orientation, mirrored) = connection?.orientationState ?? (.landscapeRight, false)
         let turned = orientation == .portrait || orientation == .portraitUpsideDown
@@ -45,7 +50,7 @@ extension VideoPreview {
                 ]))
             }
         }
-        chain += sinkElements(prefix: prefix, sink: sink, overlay: overlay)
+        chain += sinkElements(prefix: prefix, sink: sink, overlay: overlay, windowSink: windowSinks[sink])
         return chain
     }
 
@@ -53,7 +58,7 @@ extension VideoPreview {
     /// takes the picture at its `video_sink` pad (its `text_sink` is for text buffers).
     func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
         let input = graph.inputs[branch.input]
-        let chain = self.branch(prefix: branch.name, source: SourceFormat(input))
+        let chain = self.branch(prefix: branch.name, source: SourceFormat(input), windowSinks: graph.environment.windowSinks)
         let links = zip(chain, chain.dropFirst()).map { from, to in
             PipelinePlan.Link(from: from.name, to: to.factory == "textoverlay" ? "\(to.name).video_sink" : to.name)
         }
@@ -61,7 +66,7 @@ extension VideoPreview {
                                    entries: [.init(source: branch.stage ?? input.name, element: chain[0].name)], finishesWithEndOfStream: false)
     }
 
-    private func sinkElements(prefix: String, sink: PreviewSink, overlay: Bool) -> [PipelinePlan.Element] {
+    private func sinkElements(prefix: String, sink: PreviewSink, overlay: Bool, windowSink: String?) -> [PipelinePlan.Element] {
         let timing: [PipelinePlan.Property] = [.init("sync", "false"), .init("async", "false")]
         let appsink: [PipelinePlan.Property] = timing + [
             .init("emit-signals", "false"), .init("enable-last-sample", "false"), .init("max-buffers", "1"), .init("drop", "true"),
@@ -71,7 +76,7 @@ extension VideoPreview {
         case .window, .kms:
             // Nothing opens the display: a fakesink, and ``failure`` says why once attached, so
             // the session starts and runs on without the picture.
-            return [.init(WindowSink.factory(for: sink) ?? "fakesink", name: "\(prefix)_sink", timing)]
+            return [.init(windowSink ?? "fakesink", name: "\(prefix)_sink", timing)]
         case .frames(.bgra):
             return [.init("appsink", name: "\(prefix)_sink", appsink)]
         case .frames(.jpeg):

@@ -4,28 +4,21 @@ import Synchronization
 
 /// Chooses the element a preview shows its picture with: for `.window` the first of
 /// ``candidates`` that exists and opens the display (reaches READY), for `.kms` `kmssink` if it
-/// opens a DRM device; once per process and display.
+/// opens a DRM device. A ``CaptureContext`` asks once per display and keeps the answer.
 enum WindowSink {
     /// In order of preference.
     static let candidates = ["glimagesink", "xvimagesink", "ximagesink", "waylandsink"]
 
-    private static let chosen = Mutex<[String: String?]>([:])
-
     /// The display the choice is for (`$WAYLAND_DISPLAY` and `$DISPLAY`).
-    private static var display: String {
+    static var display: String {
         let environment = ProcessInfo.processInfo.environment
         return "\(environment["WAYLAND_DISPLAY"] ?? "")|\(environment["DISPLAY"] ?? "")"
     }
 
-    /// The factory chosen for `sink` (`.window` or `.kms`) on the current display, or nil when
-    /// none opens it.
-    static func factory(for sink: PreviewSink) -> String? {
-        let tried = sink == .kms ? ["kmssink"] : candidates
-        let key = "\(sink)|\(display)"
-        if let known = chosen.withLock({ $0[key] }) { return known }
-        let found = tried.first(where: opens)
-        chosen.withLock { $0[key] = .some(found) }
-        return found
+    /// The factory that shows `sink` (`.window` or `.kms`) on the current display, or nil when
+    /// none opens it. Tries each candidate (it opens the display): the context keeps the answer.
+    static func probe(_ sink: PreviewSink) -> String? {
+        (sink == .kms ? ["kmssink"] : candidates).first(where: opens)
     }
 
     /// Why no element could show `sink`'s picture.

@@ -31,6 +31,8 @@ public final class CaptureContext: Sendable {
     }
 
     private let encoder: Mutex<EncoderChoice>
+    /// The window sink found for each preview sink and display (`WindowSink`), nil where none opens.
+    private let windowSinks = Mutex<[String: String?]>([:])
     /// The context's devices.
     let registry = DeviceRegistry()
 
@@ -69,8 +71,18 @@ public final class CaptureContext: Sendable {
     /// when there is none.
     public var videoEncoderName: String? { videoEncoder?.name }
 
-    /// What the compiler is told about the machine.
-    var compilerEnvironment: PipelineCompiler.Environment {
-        PipelineCompiler.Environment(videoEncoder: videoEncoder)
+    /// What the compiler is told about the machine for `graph`: the encoder, and the window
+    /// sink of each preview's display (found on the first graph that shows one, per display).
+    func compilerEnvironment(for graph: SessionGraph) -> PipelineCompiler.Environment {
+        var environment = PipelineCompiler.Environment(videoEncoder: videoEncoder)
+        let shown = Set(graph.branches.compactMap { ($0.output as? VideoPreview)?.sink }.filter { $0 == .window || $0 == .kms })
+        for sink in shown {
+            let key = "\(sink)|\(WindowSink.display)"
+            let known = windowSinks.withLock { $0[key] }
+            let found = known ?? WindowSink.probe(sink)
+            if known == nil { windowSinks.withLock { $0[key] = .some(found) } }
+            if let found { environment.windowSinks[sink] = found }
+        }
+        return environment
     }
 }

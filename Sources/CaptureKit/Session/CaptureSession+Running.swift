@@ -140,7 +140,7 @@ extension CaptureSession {
                 throw .noCompatibleInput(output: output.kind)
             }
         }
-        return (graph, PipelineCompiler.compile(graph, environment: context.compilerEnvironment))
+        return (graph, PipelineCompiler.compile(graph, environment: context.compilerEnvironment(for: graph)))
     }
 
     private func setConnectionsActive(_ active: Bool) {

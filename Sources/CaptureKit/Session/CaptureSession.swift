@@ -87,13 +87,12 @@ public final class CaptureSession: Sendable, Observable {
     }
 
     /// The `gst-launch-1.0` line for the pipeline the session runs (or would run now).
-    public var pipelineDescription: String {
-        PipelineCompiler.compile(graph(), environment: context.compilerEnvironment).launchDescription
-    }
+    public var pipelineDescription: String { pipelinePlan.launchDescription }
 
     /// The plan the session runs (or would run now).
     @_spi(Plan) public var pipelinePlan: PipelinePlan {
-        PipelineCompiler.compile(graph(), environment: context.compilerEnvironment)
+        let graph = graph()
+        return PipelineCompiler.compile(graph, environment: context.compilerEnvironment(for: graph))
     }
 
     /// The graph the compiler reads: enabled connections of inputs that are in the session.

@@ -59,7 +59,7 @@ private final class KeyValueObserver<Object: AnyObject, Value>: @unchecked Senda
             object[keyPath: keyPath]
         } onChange: { [self] in
             // onChange runs before the new value is visible: read it on the reports queue.
-            NSKeyValueObservation.reports.async { self.report() }
+            token.reports.async { self.report() }
         }
         return (object, value)
     }

@@ -16,6 +16,7 @@ public final class NSKeyValueObservation: Sendable {
 
     var isInvalidated: Bool { ended.load(ordering: .sequentiallyConsistent) }
 
-    /// Where change handlers run: one serial queue, so each observation's reports come in order.
-    static let reports = DispatchQueue(label: "capturekit.key-value-observing")
+    /// Where this observation's change handler runs: a serial queue of its own, so its reports
+    /// come in order and a slow handler delays no other observation.
+    let reports = DispatchQueue(label: "capturekit.key-value-observing")
 }

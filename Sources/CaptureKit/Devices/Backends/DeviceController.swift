@@ -3,7 +3,7 @@
 /// paints what the device's state holds.
 ///
 /// Called on the thread that changes a control (a user's, under the device's configuration
-/// lock, or `CaptureDevice.loopWrites` for the auto-control loop's steps), never on a streaming
+/// lock, or the device's `loopWrites` queue for the auto-control loop's steps), never on a streaming
 /// thread and never with the device's state lock held: a write takes the source element's
 /// object lock, which its streaming thread also takes.
 protocol DeviceController: Sendable {

@@ -27,8 +27,8 @@ public final class PhotoOutput: OutputNode, KeyValueObservable {
     let still = StillImageOutput()
     private let limits = Mutex(QualityPrioritization.balanced)
 
-    /// Where delegates are called, for every photo output, in order.
-    static let delegates = DispatchQueue(label: "capturekit.photo-output.delegates")
+    /// Where this output's delegates are called, in order.
+    let delegates = DispatchQueue(label: "capturekit.photo-output.delegates")
 
     public init() {}
 
@@ -75,7 +75,7 @@ public final class PhotoOutput: OutputNode, KeyValueObservable {
         let delegate = UncheckedDelegate(value: delegate)
         do throws(CaptureError) {
             let plan = try plan(settings)
-            Self.delegates.async {
+            delegates.async {
                 delegate.value.photoOutput(self, willBeginCaptureFor: plan.resolved)
                 delegate.value.photoOutput(self, willCapturePhotoFor: plan.resolved)
             }
@@ -83,14 +83,14 @@ public final class PhotoOutput: OutputNode, KeyValueObservable {
                 try captureBracket(bracket, plan: plan, delegate: delegate)
             } else {
                 try still.captureStill(from: plan.connection, flashMode: settings.flashMode, previewSize: plan.previewSize) { sample, error in
-                    Self.delegates.async { self.deliver(sample, error: error, plan: plan, count: 1, bracket: nil, delegate: delegate, last: true) }
+                    self.delegates.async { self.deliver(sample, error: error, plan: plan, count: 1, bracket: nil, delegate: delegate, last: true) }
                 }
             }
         } catch {
             CaptureLog.logger.error("photo \(settings.uniqueID) refused: \(error)")
             let resolved = ResolvedPhotoSettings(uniqueID: settings.uniqueID, photoDimensions: CMVideoDimensions(), previewDimensions: CMVideoDimensions(),
                                                  isFlashEnabled: false, expectedPhotoCount: 0)
-            Self.delegates.async {
+            delegates.async {
                 delegate.value.photoOutput(self, didFinishProcessingPhoto: Photo(failed: resolved), error: error)
                 delegate.value.photoOutput(self, didFinishCaptureFor: resolved, error: error)
             }
@@ -140,7 +140,7 @@ public final class PhotoOutput: OutputNode, KeyValueObservable {
         let delivered = Atomic<Int>(0)
         try still.captureStillImageBracket(from: plan.connection, withSettingsArray: settings.bracketedSettings) { sample, bracket, error in
             let count = delivered.add(1, ordering: .relaxed).newValue
-            Self.delegates.async { self.deliver(sample, error: error, plan: plan, count: count, bracket: bracket, delegate: delegate, last: count == total) }
+            self.delegates.async { self.deliver(sample, error: error, plan: plan, count: count, bracket: bracket, delegate: delegate, last: count == total) }
         }
     }
 
