@@ -37,6 +37,9 @@ private final class KeyValueObserver<Object: AnyObject, Value>: @unchecked Senda
     private let options: NSKeyValueObservingOptions
     private let handler: (Object, NSKeyValueObservedChange<Value>) -> Void
     private weak var token: NSKeyValueObservation?
+    /// The token's report queue, kept here so that a pending change holds the queue, never the
+    /// token (a token released must end the observation).
+    private let reports: DispatchQueue
     /// Touched on the reports queue only (and once before the first arm).
     private var last: Value
 
@@ -47,6 +50,7 @@ private final class KeyValueObserver<Object: AnyObject, Value>: @unchecked Senda
         self.options = options
         self.handler = handler
         self.token = token
+        reports = token.reports
         self.last = last
     }
 
@@ -59,7 +63,7 @@ private final class KeyValueObserver<Object: AnyObject, Value>: @unchecked Senda
             object[keyPath: keyPath]
         } onChange: { [self] in
             // onChange runs before the new value is visible: read it on the reports queue.
-            token.reports.async { self.report() }
+            reports.async { self.report() }
         }
         return (object, value)
     }

@@ -47,12 +47,18 @@ final class XvfbDisplay {
     }
 
     /// Stops the server with SIGKILL (it inherits the test threads' signal mask, which blocks
-    /// SIGTERM), then removes the lock file and socket it can no longer remove itself.
+    /// SIGTERM), then removes the lock file and socket it can no longer remove itself: only
+    /// while the lock still names this server's PID. Once the server is dead, another test
+    /// process's Xvfb may take the display number over (a stale lock is fair game), and removing
+    /// its socket left that test without a display (Debian 13's run: "Cannot open display :9").
     deinit {
         kill(server.processIdentifier, SIGKILL)
         server.waitUntilExit()
         for painter in painters { painter.waitUntilExit() }
-        for leftover in ["/tmp/.X\(number)-lock", "/tmp/.X11-unix/X\(number)"] { try? FileManager.default.removeItem(atPath: leftover) }
+        let lock = "/tmp/.X\(number)-lock"
+        let owner = (try? String(contentsOfFile: lock, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard owner == server.processIdentifier else { return }
+        for leftover in ["/tmp/.X11-unix/X\(number)", lock] { try? FileManager.default.removeItem(atPath: leftover) }
     }
 
     /// Covers the screen with `colour` ("#ff0000"), over what was painted before: a borderless

@@ -14,7 +14,8 @@ public enum MetadataDetection {
     /// The detectors a product provides. One object serves every output and scan.
     public protocol Engine: AnyObject, Sendable {
         /// The types these detectors find on this machine: every code type, and ``MetadataObjectType/face``
-        /// where OpenCV's cascades are installed. Answering must not load OpenCV.
+        /// where OpenCV's cascades load (asking tries them once, loading OpenCV: `validate(_:)`
+        /// checks code types without asking).
         var availableTypes: [MetadataObjectType] { get }
         /// A reader of `types` (code types only) trying the passes `effort` names: `.fast` for
         /// live frames, `.thorough` for still images.
