@@ -17,6 +17,61 @@ const char *ck_param_spec_type_name(GParamSpec *spec) {
     return g_type_name(G_PARAM_SPEC_VALUE_TYPE(spec));
 }
 
+CKPropertyKind ck_property_kind(GParamSpec *spec) {
+    GType type = G_PARAM_SPEC_VALUE_TYPE(spec);
+    if (type == GST_TYPE_CAPS) return CK_PROPERTY_CAPS;
+    if (type == GST_TYPE_FRACTION) return CK_PROPERTY_FRACTION;
+    switch (G_TYPE_FUNDAMENTAL(type)) {
+    case G_TYPE_INT: case G_TYPE_UINT: case G_TYPE_LONG: case G_TYPE_ULONG: case G_TYPE_INT64: case G_TYPE_UINT64:
+        return CK_PROPERTY_INTEGER;
+    case G_TYPE_BOOLEAN: return CK_PROPERTY_BOOLEAN;
+    case G_TYPE_FLOAT: case G_TYPE_DOUBLE: return CK_PROPERTY_FLOAT;
+    case G_TYPE_STRING: return CK_PROPERTY_STRING;
+    case G_TYPE_ENUM: return CK_PROPERTY_ENUM;
+    case G_TYPE_FLAGS: return CK_PROPERTY_FLAGS;
+    default: return CK_PROPERTY_OTHER;
+    }
+}
+
+gboolean ck_value_set_integer(GValue *value, gint64 integer) {
+    switch (G_TYPE_FUNDAMENTAL(G_VALUE_TYPE(value))) {
+    case G_TYPE_INT:
+        if (integer < G_MININT || integer > G_MAXINT) return FALSE;
+        g_value_set_int(value, (gint)integer);
+        return TRUE;
+    case G_TYPE_UINT:
+        if (integer < 0 || integer > G_MAXUINT) return FALSE;
+        g_value_set_uint(value, (guint)integer);
+        return TRUE;
+    case G_TYPE_LONG:
+        if (integer < G_MINLONG || integer > G_MAXLONG) return FALSE;
+        g_value_set_long(value, (glong)integer);
+        return TRUE;
+    case G_TYPE_ULONG:
+        if (integer < 0) return FALSE;
+        g_value_set_ulong(value, (gulong)integer);
+        return TRUE;
+    case G_TYPE_INT64:
+        g_value_set_int64(value, integer);
+        return TRUE;
+    case G_TYPE_UINT64:
+        if (integer < 0) return FALSE;
+        g_value_set_uint64(value, (guint64)integer);
+        return TRUE;
+    default:
+        return FALSE;
+    }
+}
+
+void ck_value_set_floating(GValue *value, double number) {
+    if (G_VALUE_HOLDS_FLOAT(value)) g_value_set_float(value, (float)number);
+    else g_value_set_double(value, number);
+}
+
+GType ck_fraction_type(void) {
+    return GST_TYPE_FRACTION;
+}
+
 gboolean ck_is_tag_setter(gpointer element) {
     return GST_IS_TAG_SETTER(element);
 }

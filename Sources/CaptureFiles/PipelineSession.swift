@@ -53,7 +53,7 @@ public final class PipelineSession: Sendable {
     /// plan's caps; nil when the plan has no rate for it.
     func plannedFrameRate(ofInputAt index: Int) -> Double? {
         let plan = session.pipelinePlan
-        guard let caps = plan.elements.first(where: { $0.name == "input\(index)_caps" })?
+        guard case .caps(let caps) = plan.elements.first(where: { $0.name == "input\(index)_caps" })?
             .properties.first(where: { $0.name == "caps" })?.value,
             let field = caps.split(separator: ",").first(where: { $0.hasPrefix("framerate=") })
         else { return nil }

@@ -48,17 +48,45 @@ public final class Element: Sendable {
         return String(cString: cName)
     }
 
-    /// Sets a property from its textual form, converted to the property's own type
-    /// (numbers, booleans, enum nicks, caps, fractions), as `gst-launch-1.0` would.
-    public func set(_ property: String, _ value: String) throws(GStreamerError) {
+    /// Sets a property to `value`, which must be of the kind the property declares (see
+    /// ``PropertyValue``) and within its range.
+    public func set(_ property: String, _ value: PropertyValue) throws(GStreamerError) {
         guard let spec = ck_object_find_property(UnsafeMutableRawPointer(pointer.raw), property) else {
             throw .noSuchProperty(element: name, property: property)
         }
         var gvalue = GValue()
         g_value_init(&gvalue, spec.pointee.value_type)
         defer { g_value_unset(&gvalue) }
-        guard gst_value_deserialize(&gvalue, value) != 0 else {
-            throw .invalidPropertyValue(element: name, property: property, value: value,
+        let kind = ck_property_kind(spec)
+        let fits: Bool
+        switch value {
+        case .int(let integer) where kind == CK_PROPERTY_INTEGER:
+            fits = ck_value_set_integer(&gvalue, gint64(integer)) != 0
+        case .bool(let flag) where kind == CK_PROPERTY_BOOLEAN:
+            g_value_set_boolean(&gvalue, flag ? 1 : 0)
+            fits = true
+        case .double(let number) where kind == CK_PROPERTY_FLOAT:
+            ck_value_set_floating(&gvalue, number)
+            fits = true
+        case .int(let integer) where kind == CK_PROPERTY_FLOAT:
+            ck_value_set_floating(&gvalue, Double(integer))
+            fits = true
+        case .string(let text) where kind == CK_PROPERTY_STRING:
+            g_value_set_string(&gvalue, text)
+            fits = true
+        case .fraction(let numerator, let denominator) where kind == CK_PROPERTY_FRACTION:
+            gst_value_set_fraction(&gvalue, gint(numerator), gint(denominator))
+            fits = true
+        case .nick(let text) where kind == CK_PROPERTY_ENUM || kind == CK_PROPERTY_FLAGS,
+             .caps(let text) where kind == CK_PROPERTY_CAPS,
+             .serialized(let text):
+            fits = gst_value_deserialize(&gvalue, text) != 0
+        default:
+            fits = false
+        }
+        // g_param_value_validate answers whether it had to change the value to fit the range.
+        guard fits, g_param_value_validate(spec, &gvalue) == 0 else {
+            throw .invalidPropertyValue(element: name, property: property, value: value.description,
                                         expectedType: String(cString: ck_param_spec_type_name(spec)))
         }
         g_object_set_property(pointer.cast(to: GObject.self), property, &gvalue)

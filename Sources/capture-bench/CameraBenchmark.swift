@@ -83,15 +83,15 @@ enum CameraBenchmark {
         var caps = ["video/x-raw,width=640,height=480"]
         switch device.route {
         case "libcamera":
-            source = ("libcamerasrc", [("camera-name", id)])
+            source = ("libcamerasrc", [("camera-name", .string(id))])
             caps.append("video/x-raw,width=[624,656],height=[464,496]")
         case "v4l2":
-            source = ("v4l2src", [("device", device.uniqueID)])
+            source = ("v4l2src", [("device", .string(device.uniqueID))])
         default:
-            source = ("pipewiresrc", [("target-object", id)])
+            source = ("pipewiresrc", [("target-object", .string(id))])
         }
         let filter = caps.map { $0 + pinned(device.activeFormat.pixelFormat) }.joined(separator: ";")
-        return try DirectChain.make([source, ("capsfilter", [("caps", filter)]), ("videoconvert", [])],
+        return try DirectChain.make([source, ("capsfilter", [("caps", .caps(filter))]), ("videoconvert", [])],
                                     sinkCaps: "video/x-raw,format=I420", name: "direct-camera")
     }
 

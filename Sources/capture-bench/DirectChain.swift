@@ -1,10 +1,10 @@
 import GStreamerSwift
 
 /// A source chain built directly on the GStreamer layer, the benchmarks' reference: the parts
-/// (a factory and its properties, in `Element.set`'s text) linked in order into an appsink that
+/// (a factory and its typed properties) linked in order into an appsink that
 /// does not sync.
 enum DirectChain {
-    typealias Part = (factory: String, properties: [(String, String)])
+    typealias Part = (factory: String, properties: [(String, PropertyValue)])
 
     /// The pipeline, not yet started, and its appsink (with `sinkCaps` when given).
     static func make(_ parts: [Part], sinkCaps: String? = nil, name: String = "direct") throws -> (Pipeline, Element) {
@@ -15,8 +15,8 @@ enum DirectChain {
             return element
         }
         let sink = try Element(factory: "appsink", name: "sink")
-        try sink.set("sync", "false")
-        if let sinkCaps { try sink.set("caps", sinkCaps) }
+        try sink.set("sync", false)
+        if let sinkCaps { try sink.set("caps", .caps(sinkCaps)) }
         for element in elements + [sink] { pipeline.add(element) }
         for (upstream, downstream) in zip(elements, elements.dropFirst() + [sink]) { try upstream.link(to: downstream) }
         return (pipeline, sink)

@@ -49,13 +49,13 @@ enum KindsBenchmark {
     /// The screen's source as CaptureKit builds it: `ximagesrc` (no damage, with the pointer),
     /// `videoconvert`, 640x480 BGRx at 30 fps.
     static func directScreen(_ display: String) throws -> Double {
-        try direct([("ximagesrc", [("display-name", display), ("use-damage", "false"), ("show-pointer", "true")]), ("videoconvert", []),
-                    ("capsfilter", [("caps", "video/x-raw,format=BGRx,width=640,height=480,framerate=30/1")])])
+        try direct([("ximagesrc", [("display-name", .string(display)), ("use-damage", false), ("show-pointer", true)]), ("videoconvert", []),
+                    ("capsfilter", [("caps", .caps("video/x-raw,format=BGRx,width=640,height=480,framerate=30/1"))])])
     }
 
     /// The virtual microphone's source: a live `audiotestsrc` of silence in 10 ms buffers, 48 kHz stereo S16LE.
     static func directMicrophone() throws -> Double {
-        try direct([("audiotestsrc", [("is-live", "true"), ("wave", "silence"), ("samplesperbuffer", "480")]), ("capsfilter", [("caps", "audio/x-raw,format=S16LE,rate=48000,channels=2")])])
+        try direct([("audiotestsrc", [("is-live", true), ("wave", .nick("silence")), ("samplesperbuffer", 480)]), ("capsfilter", [("caps", .caps("audio/x-raw,format=S16LE,rate=48000,channels=2"))])])
     }
 
     /// The file camera's source built directly: `filesrc ! decodebin ! videoconvert ! videoscale`,
@@ -64,15 +64,15 @@ enum KindsBenchmark {
     static func direct(file: URL, isImage: Bool) throws -> Double {
         let pipeline = Pipeline(name: "direct-file")
         let source = try Element(factory: "filesrc", name: "src")
-        try source.set("location", file.path)
+        try source.set("location", .string(file.path))
         let decode = try Element(factory: "decodebin", name: "decode")
         let chain = try ["videoconvert", "videoscale"].map { try Element(factory: $0, name: $0) }
             + (isImage ? [try Element(factory: "imagefreeze", name: "freeze")] : [try Element(factory: "videorate", name: "rate"), try Element(factory: "clocksync", name: "sync")])
-        if isImage { try chain[2].set("is-live", "true") }
+        if isImage { try chain[2].set("is-live", true) }
         let filter = try Element(factory: "capsfilter", name: "caps")
-        try filter.set("caps", "video/x-raw,format=BGRA,width=640,height=480,framerate=30/1")
+        try filter.set("caps", .caps("video/x-raw,format=BGRA,width=640,height=480,framerate=30/1"))
         let sink = try Element(factory: "appsink", name: "sink")
-        try sink.set("sync", "false")
+        try sink.set("sync", false)
         for element in [source, decode] + chain + [filter, sink] { pipeline.add(element) }
         try source.link(to: decode)
         let convert = chain[0]

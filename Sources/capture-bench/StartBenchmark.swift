@@ -57,11 +57,11 @@ enum StartBenchmark {
     static func direct(painting: Bool = false) throws -> Double {
         let pipeline = Pipeline(name: "direct")
         let source = try Element(factory: "videotestsrc", name: "src")
-        try source.set("is-live", "true")
+        try source.set("is-live", true)
         let filter = try Element(factory: "capsfilter", name: "caps")
-        try filter.set("caps", "video/x-raw,format=BGRA,width=640,height=480,framerate=30/1")
+        try filter.set("caps", .caps("video/x-raw,format=BGRA,width=640,height=480,framerate=30/1"))
         let sink = try Element(factory: "appsink", name: "sink")
-        try sink.set("sync", "false")
+        try sink.set("sync", false)
         for element in [source, filter, sink] { pipeline.add(element) }
         try source.link(to: filter)
         try filter.link(to: sink)

@@ -17,20 +17,20 @@ enum StreamLatencyBenchmark {
     struct Client {
         var name: String
         var target: String
-        var elements: [(factory: String, properties: [(String, String)])]
+        var elements: [(factory: String, properties: [(String, PropertyValue)])]
     }
 
     static func clients(port: Int) -> [Client] {
         var clients = [
             Client(name: "srt", target: "srt://:\(port)?latency=20", elements: [
-                ("srtsrc", [("uri", "srt://127.0.0.1:\(port)?mode=caller&latency=20")]), ("tsdemux", [("latency", "0")]),
-                ("h264parse", []), ("avdec_h264", [("max-threads", "1")]),
+                ("srtsrc", [("uri", .string("srt://127.0.0.1:\(port)?mode=caller&latency=20"))]), ("tsdemux", [("latency", 0)]),
+                ("h264parse", []), ("avdec_h264", [("max-threads", 1)]),
             ]),
         ]
         if GStreamer.hasElement("rtspsrc") {
             clients.append(Client(name: "rtsp", target: "rtsp://:\(port + 1)/cam", elements: [
-                ("rtspsrc", [("location", "rtsp://127.0.0.1:\(port + 1)/cam"), ("latency", "0"), ("protocols", "tcp")]),
-                ("rtph264depay", []), ("h264parse", []), ("avdec_h264", [("max-threads", "1")]),
+                ("rtspsrc", [("location", .string("rtsp://127.0.0.1:\(port + 1)/cam")), ("latency", 0), ("protocols", .nick("tcp"))]),
+                ("rtph264depay", []), ("h264parse", []), ("avdec_h264", [("max-threads", 1)]),
             ]))
         }
         return clients
@@ -60,8 +60,8 @@ enum StreamLatencyBenchmark {
             elements.append(element)
         }
         let sink = try Element(factory: "appsink", name: "\(client.name)_sink")
-        try sink.set("sync", "false")
-        try sink.set("caps", "video/x-raw,format=I420")
+        try sink.set("sync", false)
+        try sink.set("caps", .caps("video/x-raw,format=I420"))
         pipeline.add(sink)
         elements.append(sink)
         for (upstream, downstream) in zip(elements, elements.dropFirst()) {

@@ -124,16 +124,16 @@ struct AudioDeviceTests {
         let virtual = CaptureDevice.virtualMicrophone
         let mono = try #require(virtual.formats.first { $0.description == "48000 Hz 1 ch f32le" })
         #expect(AudioSource.sourceChain(prefix: "input1", device: virtual, format: mono) == [
-            .init("audiotestsrc", name: "input1_src", [.init("is-live", "true"), .init("wave", "silence"), .init("samplesperbuffer", "480")]),
-            .init("capsfilter", name: "input1_caps", [.init("caps", "audio/x-raw,format=F32LE,layout=interleaved,rate=48000,channels=1")]),
+            .init("audiotestsrc", name: "input1_src", [.init("is-live", true), .init("wave", .nick("silence")), .init("samplesperbuffer", 480)]),
+            .init("capsfilter", name: "input1_caps", [.init("caps", .caps("audio/x-raw,format=F32LE,layout=interleaved,rate=48000,channels=1"))]),
         ])
         let pulse = try #require(try Self.pulseMicrophone()).makeDevice()
         #expect(AudioSource.sourceChain(prefix: "input2", device: pulse, format: pulse.activeFormat) == [
-            .init("pulsesrc", name: "input2_src", [.init("device", "alsa_input.usb-Blue_Microphones_Yeti_Stereo_Microphone_REV8-00.analog-stereo"),
-                                                   .init("provide-clock", "false")]),
+            .init("pulsesrc", name: "input2_src", [.init("device", .serialized("alsa_input.usb-Blue_Microphones_Yeti_Stereo_Microphone_REV8-00.analog-stereo")),
+                                                   .init("provide-clock", false)]),
             .init("audioconvert", name: "input2_convert"),
             .init("audioresample", name: "input2_resample"),
-            .init("capsfilter", name: "input2_caps", [.init("caps", "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=2")]),
+            .init("capsfilter", name: "input2_caps", [.init("caps", .caps("audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=2"))]),
         ])
         #expect(AudioSource.sourceChain(prefix: "input0", device: CaptureDevice.find(virtual: .back), format: VirtualCamera.formats[0]).isEmpty)
         // A chain that GStreamer builds: pulsesrc exists here (no server to open, so not played).
@@ -142,7 +142,7 @@ struct AudioDeviceTests {
         }
         let branch = AudioDataOutput().audioBranch(prefix: "output3")
         #expect(branch.map(\.name) == ["output3_queue", "output3_convert", "output3_resample", "output3_format", "output3_sink"])
-        #expect(branch.last?.properties.contains(.init("max-buffers", "16")) == true)
+        #expect(branch.last?.properties.contains(.init("max-buffers", 16)) == true)
         _ = try PlanPipeline(AudioSource.sourceChain(prefix: "input1", device: virtual, format: mono) + branch)
     }
 

@@ -104,7 +104,7 @@ struct CameraPortalTests {
             let camera = try #require(PipeWireKind().describe(try DeviceKindTests.pipeWireDevice()))
             let device = camera.make()
             let source = device.backend.sourceElements(prefix: "s", device: device, format: device.activeFormat)[0]
-            #expect(source.factory == "pipewiresrc" && source.properties.contains { $0.name == "fd" && $0.value == String(fd) })
+            #expect(source.factory == "pipewiresrc" && source.properties.contains { $0.name == "fd" && $0.value == .int(Int(fd)) })
             // The seed's callback form answers from the portal's first answer.
             let again = await withCheckedContinuation { continuation in CaptureDevice.requestAccess(for: .video) { continuation.resume(returning: $0) } }
             #expect(again)

@@ -157,7 +157,7 @@ struct LibcameraControlTests {
         #expect(throws: CaptureError.self) { try old.checked.setWhiteBalanceModeLocked(with: .init(redGain: 2, greenGain: 1, blueGain: 1)) }
         // The next start carries them on the element.
         let source = device.backend.sourceElements(prefix: "s", device: device, format: device.activeFormat)[0]
-        #expect(source.properties.contains { $0.name == "lens-position" && $0.value == "11.25" })
+        #expect(source.properties.contains { $0.name == "lens-position" && $0.value == .serialized("11.25") })
         #expect(throws: CaptureError.self) { try device.setVideoHDREnabled(true) }
         #expect(throws: CaptureError.self) { try device.checked.setExposureModeCustom(duration: CaptureTime(value: 200, timescale: 1), iso: 400) }
     }
@@ -194,7 +194,7 @@ struct LibcameraControlTests {
             #expect(properties.isEmpty == (!controls.setsBooleans && whiteBalance.contains(change)), "\(change): \(properties)")
             #expect(controls.setsBooleans || !properties.contains { ["ae-enable", "awb-enable"].contains($0.name) })
             for (name, value) in properties {
-                #expect(throws: Never.self, "\(change): \(name)=\(value)") { try element.set(name, value) }
+                #expect(throws: Never.self, "\(change): \(name)=\(value)") { try element.set(name, .serialized(value)) }
                 // The getter gives what the element will send (until a frame's metadata replaces it):
                 // a number or an array it could not take as its own type reads back as 0. Booleans
                 // and enums are not read: 0.4's getter aborts on them (a ControlValue type assertion),

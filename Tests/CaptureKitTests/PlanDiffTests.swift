@@ -43,7 +43,7 @@ struct PlanDiffTests {
         let before = session.pipelinePlan
         try still.setOutputSettings(.jpeg(quality: 0.5))
         let quality = session.pipelinePlan
-        #expect(before.diff(to: quality) == [.setProperty(element: "output1_encode", name: "quality", value: "50")])
+        #expect(before.diff(to: quality) == [.setProperty(element: "output1_encode", name: "quality", value: 50)])
         try frames.setVideoSettings(.init(pixelFormat: .gray8, width: 320, height: 240))
         let resized = session.pipelinePlan
         #expect(quality.diff(to: resized) == [.removeBranch("output0"), .addBranch(try branch(resized, "output0"))])
@@ -79,7 +79,7 @@ struct PlanDiffTests {
         try device.setActiveVideoMinFrameDuration(CaptureTime(value: 1, timescale: 15))
         let slower = session.pipelinePlan
         #expect(before.diff(to: slower) == [.setProperty(element: "input0_caps", name: "caps",
-                                                         value: "video/x-raw,format=BGRA,width=640,height=480,framerate=15/1")])
+                                                         value: .caps("video/x-raw,format=BGRA,width=640,height=480,framerate=15/1"))])
         try device.setActiveFormat(try #require(device.formats.first { $0.width == 352 }))
         let smaller = session.pipelinePlan
         #expect(slower.diff(to: smaller) == [.replaceSource(try #require(smaller.sources.first))])
@@ -88,15 +88,15 @@ struct PlanDiffTests {
     @Test("digital zoom on a camera that crops in the pipeline is a live property change of its source")
     func liveSourceProperties() throws {
         let old = PipelinePlan.Source(key: "input0", mediaType: .video, device: "usb-cam", elements: [
-            .init("v4l2src", name: "input0_src", [.init("device", "/dev/video0")]),
-            .init("videocrop", name: "input0_crop", [.init("left", "0", live: true)]),
+            .init("v4l2src", name: "input0_src", [.init("device", .string("/dev/video0"))]),
+            .init("videocrop", name: "input0_crop", [.init("left", 0, live: true)]),
             .init("tee", name: "input0_tee"),
         ])
         var zoomed = old
-        zoomed.elements[1].properties[0].value = "80"
-        #expect(PipelinePlan(sources: [old]).diff(to: PipelinePlan(sources: [zoomed])) == [.setProperty(element: "input0_crop", name: "left", value: "80")])
+        zoomed.elements[1].properties[0].value = 80
+        #expect(PipelinePlan(sources: [old]).diff(to: PipelinePlan(sources: [zoomed])) == [.setProperty(element: "input0_crop", name: "left", value: 80)])
         var other = old
-        other.elements[0].properties[0].value = "/dev/video2"
+        other.elements[0].properties[0].value = .string("/dev/video2")
         #expect(PipelinePlan(sources: [old]).diff(to: PipelinePlan(sources: [other])) == [.replaceSource(other)])
         var another = old
         another.device = "usb-cam-2"
@@ -117,7 +117,7 @@ extension PlanDiffTests {
         let key = try #require(after.branches.firstIndex { $0.key == "output0" })
         after.branches[key].viewers = [PipelinePlan.Branch.Viewer(
             key: "output0_whep1",
-            elements: [.init("queue", name: "output0_whep1queue"), .init("rtph264pay", name: "output0_whep1pay", [.init("pt", "96")]),
+            elements: [.init("queue", name: "output0_whep1queue"), .init("rtph264pay", name: "output0_whep1pay", [.init("pt", 96)]),
                        .init("webrtcbin", name: "output0_whep1webrtc")],
             links: [.init(from: "output0_tee", to: "output0_whep1queue"), .init(from: "output0_whep1queue", to: "output0_whep1pay"),
                     .init(from: "output0_whep1pay", to: "output0_whep1webrtc.sink_%u")])]

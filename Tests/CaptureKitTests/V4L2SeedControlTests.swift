@@ -19,7 +19,7 @@ struct V4L2SeedControlTests {
 
     static func extraControls(_ device: CaptureDevice) -> String? {
         let chain = PipelineCompiler.sourceChain(.init(name: "input0", device: device, mediaType: .video, format: device.activeFormat, frameRate: 30))
-        return chain[0].properties.first { $0.name == "extra-controls" }?.value
+        return chain[0].properties.first { $0.name == "extra-controls" }?.value.description
     }
 
     /// The frame rates the recorded `--list-formats-ext` table offers for one size of its
@@ -45,7 +45,7 @@ struct V4L2SeedControlTests {
                                    backend: base.backend)
         func caps() -> String? {
             let chain = PipelineCompiler.sourceChain(.init(name: "input0", device: device, mediaType: .video, format: format, frameRate: 30))
-            return chain.first { $0.name == "input0_caps" }?.properties.first?.value
+            return chain.first { $0.name == "input0_caps" }?.properties.first?.value.description
         }
         func exposing(_ timescale: Int32) throws -> String? {
             try device.checked.setExposureModeCustom(duration: CaptureTime(value: 1, timescale: timescale), iso: CaptureDevice.currentISO)

@@ -5,18 +5,40 @@ import Testing
 
 @Suite("GStreamerSwift")
 struct GStreamerSwiftTests {
-    @Test("properties convert from text to their own type, and errors name the element and property")
+    @Test("typed property values are checked against the property's type and range, and errors name the element, property and value")
     func properties() throws {
         let source = try Element(factory: "videotestsrc", name: "src")
-        try source.set("num-buffers", "7")
-        try source.set("pattern", "ball")
-        try source.set("is-live", "true")
+        try source.set("num-buffers", 7)
+        try source.set("pattern", .nick("ball"))
+        try source.set("is-live", true)
         #expect(try source.get("num-buffers") == "7")
         #expect(try source.get("pattern") == "ball")
-        #expect(throws: GStreamerError.noSuchProperty(element: "src", property: "nope")) { try source.set("nope", "1") }
+        #expect(throws: GStreamerError.noSuchProperty(element: "src", property: "nope")) { try source.set("nope", 1) }
         #expect(throws: GStreamerError.invalidPropertyValue(element: "src", property: "num-buffers", value: "many", expectedType: "gint")) {
-            try source.set("num-buffers", "many")
+            try source.set("num-buffers", .serialized("many"))
         }
+        // Text is not an integer, an integer is not a nick, a nick must be the enum's, and
+        // integers must fit the property's range (horizontal-speed: gint; foreground-color: guint).
+        #expect(throws: GStreamerError.invalidPropertyValue(element: "src", property: "num-buffers", value: "7", expectedType: "gint")) {
+            try source.set("num-buffers", .string("7"))
+        }
+        #expect(throws: GStreamerError.invalidPropertyValue(element: "src", property: "pattern", value: "1", expectedType: "GstVideoTestSrcPattern")) {
+            try source.set("pattern", 1)
+        }
+        #expect(throws: GStreamerError.invalidPropertyValue(element: "src", property: "pattern", value: "plaid", expectedType: "GstVideoTestSrcPattern")) {
+            try source.set("pattern", .nick("plaid"))
+        }
+        #expect(throws: GStreamerError.invalidPropertyValue(element: "src", property: "foreground-color", value: "-1", expectedType: "guint")) {
+            try source.set("foreground-color", -1)
+        }
+        #expect(throws: GStreamerError.invalidPropertyValue(element: "src", property: "num-buffers", value: "-2", expectedType: "gint")) {
+            try source.set("num-buffers", -2)
+        }
+        #expect(throws: GStreamerError.invalidPropertyValue(element: "src", property: "horizontal-speed", value: "4294967296", expectedType: "gint")) {
+            try source.set("horizontal-speed", .int(1 << 32))
+        }
+        try source.set("foreground-color", .int(0xFF00_FF00))
+        #expect(try source.get("foreground-color") == "4278255360")
         #expect(throws: GStreamerError.missingElement(factory: "no-such-element")) { try Element(factory: "no-such-element", name: "x") }
     }
 
@@ -45,9 +67,9 @@ struct GStreamerSwiftTests {
     func pipelineRuns() throws {
         let pipeline = Pipeline(name: "test")
         let source = try Element(factory: "videotestsrc", name: "src")
-        try source.set("num-buffers", "5")
+        try source.set("num-buffers", 5)
         let sink = try Element(factory: "appsink", name: "sink")
-        try sink.set("sync", "false")
+        try sink.set("sync", false)
         pipeline.add(source)
         pipeline.add(sink)
         try source.link(to: sink, caps: "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1")
@@ -92,24 +114,24 @@ final class DispatchSemaphoreBox: Sendable {
 
 @Suite("GStreamerSwift device elements")
 struct DeviceElementTests {
-    @Test("the properties set on an element (what differs from a new one) come back as text set() takes")
+    @Test("the properties set on an element (what differs from a new one) come back serialized, as set() takes them")
     func configuredProperties() throws {
         let source = try Element(factory: "audiotestsrc", name: "mic")
         #expect(source.configuredProperties().isEmpty, "a new element: nothing configured")
-        try source.set("wave", "silence")
-        try source.set("is-live", "true")
-        try source.set("freq", "880")
+        try source.set("wave", .nick("silence"))
+        try source.set("is-live", true)
+        try source.set("freq", 880)
         let changed = source.configuredProperties()
         #expect(changed == ["wave": "silence", "is-live": "true", "freq": "880"])
         let copy = try Element(factory: "audiotestsrc", name: "copy")
-        for (name, value) in changed { try copy.set(name, value) }
+        for (name, value) in changed { try copy.set(name, .serialized(value)) }
         #expect(copy.configuredProperties() == changed, "the text round-trips through set()")
 
         let file = try Element(factory: "filesrc", name: "file")
-        try file.set("location", "/tmp/a file, with \"quotes\".wav")
+        try file.set("location", .string("/tmp/a file, with \"quotes\".wav"))
         let quoted = try #require(file.configuredProperties()["location"])
         let again = try Element(factory: "filesrc", name: "again")
-        try again.set("location", quoted)
+        try again.set("location", .serialized(quoted))
         #expect(try again.get("location") == file.get("location"), "strings needing quotes come back quoted and round-trip: \(quoted)")
     }
 
@@ -117,9 +139,9 @@ struct DeviceElementTests {
     func sampleCapsStructure() throws {
         let pipeline = Pipeline(name: "audio")
         let source = try Element(factory: "audiotestsrc", name: "src")
-        try source.set("num-buffers", "1")
+        try source.set("num-buffers", 1)
         let sink = try Element(factory: "appsink", name: "sink")
-        try sink.set("sync", "false")
+        try sink.set("sync", false)
         pipeline.add(source)
         pipeline.add(sink)
         try source.link(to: sink, caps: "audio/x-raw,format=S16LE,rate=16000,channels=2,layout=interleaved")
@@ -150,8 +172,8 @@ struct BufferFlagTests {
         for clears in [false, true] {
             let pipeline = Pipeline(name: "gap")
             let source = try Element(factory: "audiotestsrc", name: "src")
-            try source.set("wave", "silence")
-            try source.set("num-buffers", "3")
+            try source.set("wave", .nick("silence"))
+            try source.set("num-buffers", 3)
             let sink = try Element(factory: "fakesink", name: "sink")
             pipeline.add(source)
             pipeline.add(sink)
@@ -205,8 +227,8 @@ struct StreamingThreadTests {
                                  seen: @escaping @Sendable (borrowing ProbeBuffer) -> T) throws -> [T] {
         let pipeline = Pipeline(name: "threads")
         let source = try Element(factory: "videotestsrc", name: "src")
-        try source.set("num-buffers", "5")
-        try source.set("pattern", "ball")
+        try source.set("num-buffers", 5)
+        try source.set("pattern", .nick("ball"))
         let queue = try Element(factory: "queue", name: "workq")
         let sink = try Element(factory: "fakesink", name: "sink")
         let chain = [source, queue] + middle + [sink]
@@ -258,8 +280,8 @@ struct StreamingThreadTests {
         bystander.start()
         Thread.sleep(forTimeInterval: 0.05)
         let encoder = try Element(factory: "x264enc", name: "enc")
-        try encoder.set("threads", "2")
-        try encoder.set("speed-preset", "ultrafast")
+        try encoder.set("threads", 2)
+        try encoder.set("speed-preset", .nick("ultrafast"))
         let seen = try Self.run(through: [encoder], { queue, sink in queue.lowerEncoderWorkerPriority(until: sink, toNice: 7) }) { _ in Self.niceValues() }
         let last = try #require(seen.last)
         #expect(last.own == 0, "the streaming thread goes back to GStreamer's pool as it came")

@@ -21,7 +21,7 @@ struct LiveBinTests {
         init() throws {
             sourceBin = try Fixture.source(name: "source", pattern: "black")
             tee = try Element(factory: "tee", name: "tee")
-            try tee.set("allow-not-linked", "true")
+            try tee.set("allow-not-linked", true)
             pipeline.add(sourceBin)
             pipeline.add(tee)
             try sourceBin.element.staticPad("src").link(to: try tee.staticPad("sink"))
@@ -31,10 +31,10 @@ struct LiveBinTests {
         static func source(name: String, pattern: String) throws -> Bin {
             let bin = Bin(name: name)
             let source = try Element(factory: "videotestsrc", name: "\(name)_src")
-            try source.set("is-live", "true")
-            try source.set("pattern", pattern)
+            try source.set("is-live", true)
+            try source.set("pattern", .nick(pattern))
             let caps = try Element(factory: "capsfilter", name: "\(name)_caps")
-            try caps.set("caps", "video/x-raw,format=GRAY8,width=32,height=24,framerate=50/1")
+            try caps.set("caps", .caps("video/x-raw,format=GRAY8,width=32,height=24,framerate=50/1"))
             bin.add(source)
             bin.add(caps)
             try source.link(to: caps)
@@ -47,7 +47,7 @@ struct LiveBinTests {
             let bin = Bin(name: name)
             let queue = try Element(factory: "queue", name: "\(name)_queue")
             let sink = try Element(factory: "appsink", name: "\(name)_sink")
-            for (key, value) in [("sync", "false"), ("async", "false"), ("max-buffers", "2"), ("drop", "true")] { try sink.set(key, value) }
+            for (key, value): (String, PropertyValue) in [("sync", false), ("async", false), ("max-buffers", 2), ("drop", true)] { try sink.set(key, value) }
             bin.add(queue)
             bin.add(sink)
             try queue.link(to: sink)

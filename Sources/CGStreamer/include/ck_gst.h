@@ -12,6 +12,32 @@ GParamSpec *ck_object_find_property(gpointer object, const char *name);
 /// G_VALUE_TYPE_NAME for a GParamSpec's value type.
 const char *ck_param_spec_type_name(GParamSpec *spec);
 
+/// What kind of value a property takes (its value type's fundamental, or caps and fraction).
+typedef enum {
+    CK_PROPERTY_OTHER,
+    CK_PROPERTY_INTEGER,
+    CK_PROPERTY_BOOLEAN,
+    CK_PROPERTY_FLOAT,
+    CK_PROPERTY_STRING,
+    CK_PROPERTY_ENUM,
+    CK_PROPERTY_FLAGS,
+    CK_PROPERTY_CAPS,
+    CK_PROPERTY_FRACTION,
+} CKPropertyKind;
+
+/// The kind of value `spec` takes.
+CKPropertyKind ck_property_kind(GParamSpec *spec);
+
+/// Sets `integer` into `value`, initialised with any integer type (int, uint, long, ulong,
+/// int64, uint64); FALSE when the type cannot hold it.
+gboolean ck_value_set_integer(GValue *value, gint64 integer);
+
+/// Sets `number` into `value`, initialised as a double or a float.
+void ck_value_set_floating(GValue *value, double number);
+
+/// GST_TYPE_FRACTION, for g_value_init.
+GType ck_fraction_type(void);
+
 /// GST_IS_BIN.
 gboolean ck_is_bin(gpointer element);
 

@@ -29,12 +29,12 @@ enum MovieContainer: String, Sendable, CaseIterable {
         case .mp4, .mov:
             var properties: [PipelinePlan.Property] = []
             if fragmentInterval.isNumeric, fragmentInterval.seconds > 0 {
-                properties = [.init("fragment-duration", String(max(1, Int((fragmentInterval.seconds * 1000).rounded())))),
-                              .init("fragment-mode", "dash-or-mss")]
+                properties = [.init("fragment-duration", .int(max(1, Int((fragmentInterval.seconds * 1000).rounded())))),
+                              .init("fragment-mode", .nick("dash-or-mss"))]
             }
             return .init(self == .mp4 ? "mp4mux" : "qtmux", name: "\(prefix)_mux", properties)
         case .mkv:
-            return .init("matroskamux", name: "\(prefix)_mux", [.init("writing-app", "CaptureKit"), .init("offset-to-zero", "true")])
+            return .init("matroskamux", name: "\(prefix)_mux", [.init("writing-app", .string("CaptureKit")), .init("offset-to-zero", true)])
         }
     }
 
@@ -44,9 +44,9 @@ enum MovieContainer: String, Sendable, CaseIterable {
         switch self {
         case .mp4, .mov:
             let encoder = GStreamer.hasElement("avenc_aac") ? "avenc_aac" : "voaacenc"
-            return [.init(encoder, name: "\(prefix)_aenc", [.init("bitrate", "128000")]), .init("aacparse", name: "\(prefix)_aparse")]
+            return [.init(encoder, name: "\(prefix)_aenc", [.init("bitrate", 128000)]), .init("aacparse", name: "\(prefix)_aparse")]
         case .mkv:
-            return [.init("opusenc", name: "\(prefix)_aenc", [.init("bitrate", "96000")]), .init("opusparse", name: "\(prefix)_aparse")]
+            return [.init("opusenc", name: "\(prefix)_aenc", [.init("bitrate", 96000)]), .init("opusparse", name: "\(prefix)_aparse")]
         }
     }
 

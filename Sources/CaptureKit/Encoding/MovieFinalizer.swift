@@ -83,11 +83,11 @@ enum MovieFinalizer {
         let pipeline = Pipeline(name: "capturekit-finalize")
         do throws(GStreamerError) {
             let source = try Element(factory: "filesrc", name: "source")
-            try source.set("location", url.path)
+            try source.set("location", .string(url.path))
             let demux = try Element(factory: "qtdemux", name: "demux")
             let mux = try Element(factory: container == .mov ? "qtmux" : "mp4mux", name: "mux")
             let sink = try Element(factory: "fdsink", name: "sink")
-            try sink.set("fd", String(output.descriptor))
+            try sink.set("fd", .int(Int(output.descriptor)))
             for element in [source, demux, mux, sink] { pipeline.add(element) }
             try source.link(to: demux)
             try mux.link(to: sink)
@@ -97,7 +97,7 @@ enum MovieFinalizer {
                 let kind = pad.name.hasPrefix("video") ? "video_%u" : "audio_%u"
                 guard let queue = try? Element(factory: "queue", name: "queue_\(pad.name)") else { return }
                 // No limit: the queue holds what lies between this track and the other in the file.
-                for limit in ["max-size-buffers", "max-size-bytes", "max-size-time"] { try? queue.set(limit, "0") }
+                for limit in ["max-size-buffers", "max-size-bytes", "max-size-time"] { try? queue.set(limit, 0) }
                 pipeline.add(queue)
                 _ = queue.syncStateWithParent()
                 // qtdemux starts every track's segment where one track starts; the muxer would

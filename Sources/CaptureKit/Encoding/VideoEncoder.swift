@@ -31,10 +31,10 @@ struct VideoEncoder: Sendable, Hashable {
 
     /// The property and value that set `bitrate` (bits per second) on a running encoder; nil
     /// for an encoder that cannot change it while running.
-    func liveBitrate(_ bitrate: Int) -> (String, String)? {
+    func liveBitrate(_ bitrate: Int) -> (String, PropertyValue)? {
         switch kind {
-        case .x264enc, .vah264enc, .vaapih264enc: ("bitrate", String(max(1, bitrate / 1000)))
-        case .openh264enc: ("bitrate", String(bitrate))
+        case .x264enc, .vah264enc, .vaapih264enc: ("bitrate", .int(max(1, bitrate / 1000)))
+        case .openh264enc: ("bitrate", .int(bitrate))
         case .v4l2h264enc: nil
         }
     }
@@ -44,26 +44,26 @@ struct VideoEncoder: Sendable, Hashable {
     func elements(prefix: String, settings: VideoCodecSettings, source: SourceFormat) -> [PipelinePlan.Element] {
         let bitrate = settings.bitrate ?? VideoCodecSettings.defaultBitrate(width: source.width, height: source.height, frameRate: source.frameRate)
         let interval = settings.keyFrameInterval ?? VideoCodecSettings.defaultKeyFrameInterval(frameRate: source.frameRate)
-        let kbps = String(max(1, bitrate / 1000))
+        let kbps = PropertyValue.int(max(1, bitrate / 1000))
         let properties: [PipelinePlan.Property] = switch kind {
         case .x264enc:
             // ultrafast leaves out CABAC and 8x8 transforms, which makes every stream constrained
             // baseline whatever profile is asked; main and high need superfast's.
-            [.init("speed-preset", settings.profile == .main || settings.profile == .high ? "superfast" : "ultrafast"),
-             .init("tune", "zerolatency"), .init("bitrate", kbps, live: true),
-             .init("key-int-max", String(interval))]
+            [.init("speed-preset", .nick(settings.profile == .main || settings.profile == .high ? "superfast" : "ultrafast")),
+             .init("tune", .nick("zerolatency")), .init("bitrate", kbps, live: true),
+             .init("key-int-max", .int(interval))]
         case .openh264enc:
-            [.init("bitrate", String(bitrate), live: true), .init("gop-size", String(interval))]
+            [.init("bitrate", .int(bitrate), live: true), .init("gop-size", .int(interval))]
         case .vah264enc:
-            [.init("bitrate", kbps, live: true), .init("key-int-max", String(interval))]
+            [.init("bitrate", kbps, live: true), .init("key-int-max", .int(interval))]
         case .vaapih264enc:
-            [.init("bitrate", kbps, live: true), .init("keyframe-period", String(interval))]
+            [.init("bitrate", kbps, live: true), .init("keyframe-period", .int(interval))]
         case .v4l2h264enc:
-            [.init("extra-controls", "controls,video_bitrate=\(bitrate),h264_i_frame_period=\(interval)")]
+            [.init("extra-controls", .serialized("controls,video_bitrate=\(bitrate),h264_i_frame_period=\(interval)"))]
         }
         return [
             .init(kind.rawValue, name: "\(prefix)_enc", properties),
-            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", "-1")]),
+            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", -1)]),
         ]
     }
 }

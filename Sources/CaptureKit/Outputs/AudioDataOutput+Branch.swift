@@ -23,15 +23,15 @@ extension AudioDataOutput {
         if let channels = settings?.channelCount { caps += ",channels=\(channels)" }
         return [
             .init("queue", name: "\(prefix)_queue", [
-                .init("leaky", "downstream"), .init("max-size-buffers", "0"), .init("max-size-bytes", "0"),
-                .init("max-size-time", String(Self.queueTime)),
+                .init("leaky", .nick("downstream")), .init("max-size-buffers", 0), .init("max-size-bytes", 0),
+                .init("max-size-time", .int(Int(Self.queueTime))),
             ]),
             .init("audioconvert", name: "\(prefix)_convert"),
             .init("audioresample", name: "\(prefix)_resample"),
-            .init("capsfilter", name: "\(prefix)_format", [.init("caps", caps)]),
+            .init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps(caps))]),
             .init("appsink", name: "\(prefix)_sink", [
-                .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
-                .init("max-buffers", String(Self.sinkBuffers)), .init("drop", "true"), .init("wait-on-eos", "false"),
+                .init("sync", false), .init("async", false), .init("emit-signals", false), .init("enable-last-sample", false),
+                .init("max-buffers", .int(Self.sinkBuffers)), .init("drop", true), .init("wait-on-eos", false),
             ]),
         ]
     }

@@ -50,8 +50,9 @@ protocol OutputNode: CaptureOutput, ConfigurationFailureReporting {
     /// server binding its port): false when there is none; else `done` is called once, from any
     /// thread, with the error that fails the change or nil, and the change goes on from there.
     func afterAttach(_ done: @escaping @Sendable (CaptureError?) -> Void) -> Bool
-    /// Likewise after `detach` (a WHEP server freeing its port): the branch counts as gone, and
-    /// a stopping session as stopped, once `done` is called.
+    /// Likewise after `detach`, which the runtime always follows with this call on the same step
+    /// (a WHEP output's viewers ending and its server freeing its port): the branch counts as
+    /// gone, and a stopping session as stopped, once `done` is called.
     func afterDetach(_ done: @escaping @Sendable () -> Void) -> Bool
     /// Called on the session's notification queue when `device`, which may feed the output,
     /// went away or was taken.

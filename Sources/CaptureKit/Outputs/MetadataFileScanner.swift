@@ -77,13 +77,13 @@ final class FileScan: Sendable {
         let isGIF = header.format == "GIF"
         do throws(GStreamerError) {
             let source = try Element(factory: "filesrc", name: "file")
-            try source.set("location", url.path)
+            try source.set("location", .string(url.path))
             let decode = try Element(factory: isGIF ? "gdkpixbufdec" : "decodebin", name: "decode")
             let convert = try Element(factory: "videoconvert", name: "convert")
             let format = try Element(factory: "capsfilter", name: "format")
-            try format.set("caps", "video/x-raw,format=GRAY8")
+            try format.set("caps", .caps("video/x-raw,format=GRAY8"))
             let sink = try Element(factory: "appsink", name: "sink")
-            for (name, value) in [("sync", "false"), ("emit-signals", "false"), ("max-buffers", "1"), ("drop", "false")] {
+            for (name, value): (String, PropertyValue) in [("sync", false), ("emit-signals", false), ("max-buffers", 1), ("drop", false)] {
                 try sink.set(name, value)
             }
             for element in [source, decode, convert, format, sink] { pipeline.add(element) }

@@ -9,7 +9,7 @@ extension MetadataOutput {
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
         var caps = "video/x-raw,format=GRAY8"
         var chain: [PipelinePlan.Element] = [
-            .init("queue", name: "\(prefix)_queue", [.init("max-size-buffers", "1"), .init("leaky", "downstream")]),
+            .init("queue", name: "\(prefix)_queue", [.init("max-size-buffers", 1), .init("leaky", .nick("downstream"))]),
             .init("videoconvert", name: "\(prefix)_convert"),
         ]
         if source.width > Self.maxDetectionWidth {
@@ -17,10 +17,10 @@ extension MetadataOutput {
             chain.append(.init("videoscale", name: "\(prefix)_scale"))
             caps += ",width=\(Self.maxDetectionWidth),height=\(height)"
         }
-        chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", caps)]))
+        chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps(caps))]))
         chain.append(.init("appsink", name: "\(prefix)_sink", [
-            .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
-            .init("max-buffers", "1"), .init("drop", "true"), .init("wait-on-eos", "false"),
+            .init("sync", false), .init("async", false), .init("emit-signals", false), .init("enable-last-sample", false),
+            .init("max-buffers", 1), .init("drop", true), .init("wait-on-eos", false),
         ]))
         return chain
     }

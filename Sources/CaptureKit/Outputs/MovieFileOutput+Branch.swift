@@ -28,7 +28,7 @@ extension MovieFileOutput {
         let container = recording.settings.container
         let mux = container.muxer(prefix: key, fragmentInterval: recording.settings.fragmentInterval)
         let sink = PipelinePlan.Element("filesink", name: "\(key)_sink", [
-            .init("location", recording.settings.url.path), .init("buffer-mode", "unbuffered"), .init("sync", "false"), .init("async", "false"),
+            .init("location", .string(recording.settings.url.path)), .init("buffer-mode", .nick("unbuffered")), .init("sync", false), .init("async", false),
         ])
         var elements = video + [mux, sink]
         var links = PipelinePlan.Link.chain(video) + [.init(from: video[video.count - 1].name, to: "\(mux.name).video_%u"),
@@ -39,7 +39,7 @@ extension MovieFileOutput {
                 .leakyQueue("\(key)_aqueue"),
                 .init("audioconvert", name: "\(key)_aconvert"),
                 .init("audioresample", name: "\(key)_aresample"),
-                .init("capsfilter", name: "\(key)_acaps", [.init("caps", container.audioCaps)]),
+                .init("capsfilter", name: "\(key)_acaps", [.init("caps", .caps(container.audioCaps))]),
             ] + container.audioEncoder(prefix: key)
             elements += audio
             links += PipelinePlan.Link.chain(audio) + [.init(from: audio[audio.count - 1].name, to: "\(mux.name).audio_%u")]

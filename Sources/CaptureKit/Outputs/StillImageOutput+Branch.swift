@@ -6,7 +6,7 @@ extension StillImageOutput {
         var chain: [PipelinePlan.Element] = [
             // Only requested frames enter, so the queue never holds more than the waiting requests.
             .init("queue", name: "\(prefix)_queue", [
-                .init("max-size-buffers", "0"), .init("max-size-bytes", "0"), .init("max-size-time", "0"),
+                .init("max-size-buffers", 0), .init("max-size-bytes", 0), .init("max-size-time", 0),
             ]),
             .init("videoconvert", name: "\(prefix)_convert"),
         ]
@@ -14,16 +14,16 @@ extension StillImageOutput {
         case .jpeg(let quality):
             // JPEG (JFIF) stores full-range YCbCr with the BT.601 matrix; without saying so,
             // videoconvert hands jpegenc video range and whites decode as 235.
-            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", StillImageOutput.jpegInputCaps)]))
-            chain.append(.init("jpegenc", name: "\(prefix)_encode", [.init("quality", String(Int((quality * 100).rounded())), live: true)]))
+            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps(StillImageOutput.jpegInputCaps))]))
+            chain.append(.init("jpegenc", name: "\(prefix)_encode", [.init("quality", .int(Int((quality * 100).rounded())), live: true)]))
             chain.append(.init("jifmux", name: "\(prefix)_mux"))
         case .uncompressed(let format, let range):
             let colorimetry = format.isYCbCr ? ",colorimetry=\(range.colorimetry)" : ""
-            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", "video/x-raw,format=\(format.gstFormat!)\(colorimetry)")]))
+            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps("video/x-raw,format=\(format.gstFormat!)\(colorimetry)"))]))
         }
         chain.append(.init("appsink", name: "\(prefix)_sink", [
-            .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"),
-            .init("enable-last-sample", "false"), .init("wait-on-eos", "false"),
+            .init("sync", false), .init("async", false), .init("emit-signals", false),
+            .init("enable-last-sample", false), .init("wait-on-eos", false),
         ]))
         return chain
     }

@@ -32,15 +32,15 @@ extension VideoDataOutput {
     /// `prefix_sink`.
     func compressedBranch(prefix: String) -> [PipelinePlan.Element] {
         let discardsLate = alwaysDiscardsLateVideoFrames
-        let buffers = discardsLate ? "1" : String(Self.keptFrameLimit)
+        let buffers = PropertyValue.int(discardsLate ? 1 : Self.keptFrameLimit)
         return [
-            .init("queue", name: "\(prefix)_queue", [.init("max-size-buffers", buffers), .init("max-size-bytes", "0"), .init("max-size-time", "0"),
-                                                     .init("leaky", "downstream")]),
-            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", "-1")]),
-            .init("capsfilter", name: "\(prefix)_h264", [.init("caps", "video/x-h264,stream-format=byte-stream,alignment=au")]),
+            .init("queue", name: "\(prefix)_queue", [.init("max-size-buffers", buffers), .init("max-size-bytes", 0), .init("max-size-time", 0),
+                                                     .init("leaky", .nick("downstream"))]),
+            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", -1)]),
+            .init("capsfilter", name: "\(prefix)_h264", [.init("caps", .caps("video/x-h264,stream-format=byte-stream,alignment=au"))]),
             .init("appsink", name: "\(prefix)_sink", [
-                .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
-                .init("max-buffers", buffers), .init("drop", "true"), .init("wait-on-eos", "false"),
+                .init("sync", false), .init("async", false), .init("emit-signals", false), .init("enable-last-sample", false),
+                .init("max-buffers", buffers), .init("drop", true), .init("wait-on-eos", false),
             ]),
         ]
     }

@@ -198,13 +198,13 @@ extension VideoDataOutput {
         // only later and with four more frames in flight: without conversion it is left out.
         let waits = !discardsLate && !source.isLive
         if converts || direction != "identity" || (!discardsLate && !waits) {
-            var queue: [PipelinePlan.Property] = [.init("max-size-buffers", discardsLate ? "1" : String(Self.keptFrameLimit))]
-            if !waits { queue.append(.init("leaky", "downstream")) }
-            if !discardsLate { queue += [.init("max-size-bytes", "0"), .init("max-size-time", "0")] }
+            var queue: [PipelinePlan.Property] = [.init("max-size-buffers", .int(discardsLate ? 1 : Self.keptFrameLimit))]
+            if !waits { queue.append(.init("leaky", .nick("downstream"))) }
+            if !discardsLate { queue += [.init("max-size-bytes", 0), .init("max-size-time", 0)] }
             chain.append(.init("queue", name: "\(prefix)_queue", queue))
         }
         if direction != "identity" {
-            chain.append(.init("videoflip", name: "\(prefix)_flip", [.init("video-direction", direction)]))
+            chain.append(.init("videoflip", name: "\(prefix)_flip", [.init("video-direction", .nick(direction))]))
         }
         if converts {
             chain.append(.init("videoconvert", name: "\(prefix)_convert"))
@@ -213,12 +213,12 @@ extension VideoDataOutput {
                 chain.append(.init("videoscale", name: "\(prefix)_scale"))
                 caps += ",width=\(width),height=\(height)"
             }
-            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", caps)]))
+            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps(caps))]))
         }
         chain.append(.init("appsink", name: "\(prefix)_sink", [
-            .init("sync", "false"), .init("async", "false"), .init("emit-signals", "false"), .init("enable-last-sample", "false"),
-            .init("max-buffers", discardsLate ? "1" : String(Self.keptFrameLimit)), .init("drop", waits ? "false" : "true"),
-            .init("wait-on-eos", waits ? "true" : "false"),
+            .init("sync", false), .init("async", false), .init("emit-signals", false), .init("enable-last-sample", false),
+            .init("max-buffers", .int(discardsLate ? 1 : Self.keptFrameLimit)), .init("drop", .bool(!waits)),
+            .init("wait-on-eos", .bool(waits )),
         ]))
         return chain
     }

@@ -1,3 +1,5 @@
+import GStreamerSwift
+
 /// One change that turns a running pipeline's plan into another.
 @_spi(Plan) public enum PlanOperation: Sendable, Equatable {
     /// Unlink a branch at an idle probe (after end of stream for a muxing branch) and remove it.
@@ -9,7 +11,7 @@
     /// Add a source and its tee.
     case addSource(PipelinePlan.Source)
     /// Change a property of a running element.
-    case setProperty(element: String, name: String, value: String)
+    case setProperty(element: String, name: String, value: PropertyValue)
     /// Build a branch, request its tee pads, link it and bring it to the pipeline's state.
     case addBranch(PipelinePlan.Branch)
 }

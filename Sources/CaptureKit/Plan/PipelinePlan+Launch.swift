@@ -20,7 +20,7 @@ extension PipelinePlan {
                 }
             }
             var words = [element.factory, "name=\(element.name)"]
-            words += element.properties.map { "\($0.name)=\(Self.shellQuoted($0.value))" }
+            words += element.properties.map { "\($0.name)=\(Self.shellQuoted($0.value.description))" }
             parts.append(words.joined(separator: " "))
         }
         // Second links into an element (a muxer's audio after its video) by name at the end.

@@ -1,3 +1,5 @@
+import GStreamerSwift
+
 /// A compiled session: one source plan per input port, each ending in a tee, and one branch
 /// plan per output, keyed by the output's stable identity.
 ///
@@ -22,8 +24,8 @@
         /// (never blocking the tee it hangs off).
         static func leakyQueue(_ name: String, seconds: Int = 1) -> Element {
             Element("queue", name: name, [
-                Property("leaky", "downstream"), Property("max-size-buffers", "0"), Property("max-size-bytes", "0"),
-                Property("max-size-time", String(seconds * 1_000_000_000)),
+                Property("leaky", .nick("downstream")), Property("max-size-buffers", 0), Property("max-size-bytes", 0),
+                Property("max-size-time", .int(seconds * 1_000_000_000)),
             ])
         }
 
@@ -31,19 +33,20 @@
         func isSameElement(as other: Element) -> Bool { factory == other.factory && name == other.name }
     }
 
-    /// A property in textual form, converted to the property's type when built. A `live`
+    /// A property and its typed value (checked against the property's declared type when
+    /// built: see `PropertyValue`). A `live`
     /// property may be changed on a running element, as long as its `rebuildKey` stays (a
     /// source's caps: the frame rate changes live, a new size or pixel format rebuilds);
     /// changing any other rebuilds its part.
     public struct Property: Sendable, Equatable {
         public var name: String
-        public var value: String
+        public var value: PropertyValue
         public var live: Bool
         /// The part of a live value a running element cannot take: when it differs, the part
         /// is rebuilt. Not rendered.
         public var rebuildKey: String?
 
-        public init(_ name: String, _ value: String, live: Bool = false, rebuildKey: String? = nil) {
+        public init(_ name: String, _ value: PropertyValue, live: Bool = false, rebuildKey: String? = nil) {
             self.name = name
             self.value = value
             self.live = live

@@ -22,18 +22,18 @@ extension VideoPreview {
         let view = Self.viewSize(bounds: bounds, shown: shown)
 
         var chain: [PipelinePlan.Element] = [
-            .init("queue", name: "\(prefix)_queue", [.init("leaky", "downstream"), .init("max-size-buffers", "2")]),
+            .init("queue", name: "\(prefix)_queue", [.init("leaky", .nick("downstream")), .init("max-size-buffers", 2)]),
         ]
         let direction = orientation.videoFlipDirection(mirrored: mirrored)
         if direction != "identity" {
-            chain.append(.init("videoflip", name: "\(prefix)_flip", [.init("video-direction", direction)]))
+            chain.append(.init("videoflip", name: "\(prefix)_flip", [.init("video-direction", .nick(direction))]))
         }
         if gravity == .resizeAspectFill, let crop = Self.fillCrop(shown: shown, view: view) {
             chain.append(.init("videocrop", name: "\(prefix)_crop", [
-                .init("left", "\(crop.left)"), .init("right", "\(crop.right)"), .init("top", "\(crop.top)"), .init("bottom", "\(crop.bottom)"),
+                .init("left", .int(crop.left)), .init("right", .int(crop.right)), .init("top", .int(crop.top)), .init("bottom", .int(crop.bottom)),
             ]))
         }
-        chain.append(.init("videoscale", name: "\(prefix)_scale", [.init("add-borders", gravity == .resizeAspect ? "true" : "false")]))
+        chain.append(.init("videoscale", name: "\(prefix)_scale", [.init("add-borders", .bool(gravity == .resizeAspect ))]))
         chain.append(.init("videoconvert", name: "\(prefix)_convert"))
         let format: String? = switch sink {
         case .frames(.bgra): "BGRA"
@@ -41,12 +41,12 @@ extension VideoPreview {
         default: overlay ? "BGRx" : nil
         }
         let caps = "video/x-raw" + (format.map { ",format=\($0)" } ?? "") + ",width=\(view.width),height=\(view.height),pixel-aspect-ratio=1/1"
-        chain.append(.init("capsfilter", name: "\(prefix)_caps", [.init("caps", caps)]))
+        chain.append(.init("capsfilter", name: "\(prefix)_caps", [.init("caps", .caps(caps))]))
         if overlay {
             for index in 0..<PreviewOverlay.maximumLabels {
                 chain.append(.init("textoverlay", name: "\(prefix)_label\(index)", [
-                    .init("silent", "true"), .init("halignment", "left"), .init("valignment", "top"),
-                    .init("font-desc", "Sans Bold 12"), .init("shaded-background", "true"), .init("xpad", "0"), .init("ypad", "0"),
+                    .init("silent", true), .init("halignment", .nick("left")), .init("valignment", .nick("top")),
+                    .init("font-desc", .string("Sans Bold 12")), .init("shaded-background", true), .init("xpad", 0), .init("ypad", 0),
                 ]))
             }
         }
@@ -67,10 +67,10 @@ extension VideoPreview {
     }
 
     private func sinkElements(prefix: String, sink: PreviewSink, overlay: Bool, windowSink: String?) -> [PipelinePlan.Element] {
-        let timing: [PipelinePlan.Property] = [.init("sync", "false"), .init("async", "false")]
+        let timing: [PipelinePlan.Property] = [.init("sync", false), .init("async", false)]
         let appsink: [PipelinePlan.Property] = timing + [
-            .init("emit-signals", "false"), .init("enable-last-sample", "false"), .init("max-buffers", "1"), .init("drop", "true"),
-            .init("wait-on-eos", "false"),
+            .init("emit-signals", false), .init("enable-last-sample", false), .init("max-buffers", 1), .init("drop", true),
+            .init("wait-on-eos", false),
         ]
         switch sink {
         case .window, .kms:
@@ -81,7 +81,7 @@ extension VideoPreview {
             return [.init("appsink", name: "\(prefix)_sink", appsink)]
         case .frames(.jpeg):
             return (overlay ? [.init("videoconvert", name: "\(prefix)_jpegconvert")] : [])
-                + [.init("jpegenc", name: "\(prefix)_jpeg", [.init("quality", "80")]), .init("appsink", name: "\(prefix)_sink", appsink)]
+                + [.init("jpegenc", name: "\(prefix)_jpeg", [.init("quality", 80)]), .init("appsink", name: "\(prefix)_sink", appsink)]
         case .none:
             return [.init("fakesink", name: "\(prefix)_sink", timing)]
         }

@@ -22,14 +22,14 @@ extension VideoPreview {
         let labelled = shapes.filter { $0.label != nil && !$0.points.isEmpty }
         for (index, element) in labels.enumerated() {
             guard index < labelled.count, let text = labelled[index].label else {
-                try? element.set("silent", "true")
+                try? element.set("silent", true)
                 continue
             }
             let left = labelled[index].points.map(\.x).min() ?? 0, top = labelled[index].points.map(\.y).min() ?? 0
-            try? element.set("text", text)
-            try? element.set("deltax", "\(Int(left - origin.x))")
-            try? element.set("deltay", "\(max(0, Int(top - origin.y) - 22))")
-            try? element.set("silent", "false")
+            try? element.set("text", .string(text))
+            try? element.set("deltax", .int(Int(left - origin.x)))
+            try? element.set("deltay", .int(max(0, Int(top - origin.y) - 22)))
+            try? element.set("silent", false)
         }
     }
 

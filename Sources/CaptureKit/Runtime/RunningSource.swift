@@ -105,7 +105,7 @@ final class SourceControls: RunningSourceControl {
         guard let crop else { return }
         do {
             for (name, value) in [("left", margins.left), ("right", margins.right), ("top", margins.top), ("bottom", margins.bottom)] {
-                try crop.set(name, "\(value)")
+                try crop.set(name, .int(value))
             }
         } catch {
             throw .pipelineFailed(error, element: crop.name)

@@ -61,7 +61,7 @@ extension SessionRuntime {
             live.withLock { $0.move(plan.key, .joinFailed) }
             pipeline.remove(bin)
             for feed in feeds { feed.release() }
-            node?.output.detach(error: .captureCancelled)
+            if let output = node?.output { detach(output, error: .captureCancelled) }
             throw .pipelineFailed(error)
         }
         live.withLock { live in
@@ -140,26 +140,30 @@ extension SessionRuntime {
         }) else { return }
         pipeline.remove(branch.bin)
         for feed in branch.feeds { feed.release() }
-        branch.output?.detach(error: error)
-        if let output = branch.output {
-            // Counted before the answer can come: it comes as an event, after this step.
-            live.withLock { $0.detaching += 1 }
-            let waits = output.afterDetach { [self] in
-                executor.post { [self] in
-                    live.withLock { $0.detaching -= 1 }
-                    runWhenDrained()
-                }
-            }
-            if !waits { live.withLock { $0.detaching -= 1 } }
-        }
+        if let output = branch.output { detach(output, error: error) }
         // The branch's threads (an encoder's workers, a queue's) freed their memory into arenas
         // glibc keeps: without this, resident memory grew by ~600 KB a recording.
         GStreamer.releaseFreeMemory()
         runWhenDrained()
     }
 
+    /// Tells `output` its branch is gone; until it has finished its own work (`afterDetach`:
+    /// a WHEP server its port), the runtime counts as draining.
+    func detach(_ output: any OutputNode, error: CaptureError) {
+        output.detach(error: error)
+        // Counted before the answer can come: it comes as an event, after this step.
+        live.withLock { $0.detaching += 1 }
+        let waits = output.afterDetach { [self] in
+            executor.post { [self] in
+                live.withLock { $0.detaching -= 1 }
+                runWhenDrained()
+            }
+        }
+        if !waits { live.withLock { $0.detaching -= 1 } }
+    }
+
     /// Runs what waited for no branch to drain, if none does now.
-    private func runWhenDrained() {
+    func runWhenDrained() {
         let waiting = live.withLock { live -> [@Sendable () -> Void] in
             guard !live.isDraining else { return [] }
             defer { live.whenDrained = [] }

@@ -219,18 +219,8 @@ final class SessionRuntime: Sendable {
             try? pipeline.setState(.null)
             // Stopped once every output has finished its own work (a WHEP server its port): at
             // once when none has any, else at the event of the last to finish.
-            let pending = Mutex(1)
-            let finished: @Sendable () -> Void = { [executor] in
-                guard pending.withLock({ $0 -= 1; return $0 == 0 }) else { return }
-                executor.post(done)
-            }
-            var waits = false
-            for output in outputs {
-                output.detach(error: .captureCancelled)
-                pending.withLock { $0 += 1 }
-                if output.afterDetach(finished) { waits = true } else { pending.withLock { $0 -= 1 } }
-            }
-            if waits { finished() } else { done() }
+            for output in outputs { detach(output, error: .captureCancelled) }
+            whenDrained(done)
         }
     }
 
@@ -266,7 +256,7 @@ final class SessionRuntime: Sendable {
         case pipeline
     }
 
-    private func setProperty(_ element: String, _ name: String, _ value: String) throws(CaptureError) {
+    private func setProperty(_ element: String, _ name: String, _ value: PropertyValue) throws(CaptureError) {
         do {
             try pipeline.element(named: element).set(name, value)
         } catch {

@@ -22,8 +22,8 @@ extension StreamOutput {
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
         [
             .leakyQueue("\(prefix)_queue"),
-            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", "-1")]),
-            .init("capsfilter", name: "\(prefix)_h264", [.init("caps", "video/x-h264,stream-format=byte-stream,alignment=au")]),
+            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", -1)]),
+            .init("capsfilter", name: "\(prefix)_h264", [.init("caps", .caps("video/x-h264,stream-format=byte-stream,alignment=au"))]),
         ]
     }
 
@@ -45,7 +45,7 @@ extension StreamOutput {
                 .leakyQueue("\(key)_aqueue"),
                 .init("audioconvert", name: "\(key)_aconvert"),
                 .init("audioresample", name: "\(key)_aresample"),
-                .init("capsfilter", name: "\(key)_acaps", [.init("caps", tail.audioCodec.audioCaps)]),
+                .init("capsfilter", name: "\(key)_acaps", [.init("caps", .caps(tail.audioCodec.audioCaps))]),
             ] + tail.audioCodec.audioEncoder(prefix: key)
             elements += audio
             links += PipelinePlan.Link.chain(audio) + [.init(from: audio[audio.count - 1].name, to: audioTarget)]

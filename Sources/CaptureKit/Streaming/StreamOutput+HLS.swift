@@ -7,11 +7,11 @@ extension StreamOutput {
     /// are the encoded video's.
     func hlsTail(prefix key: String, _ hls: HLSTarget) -> Tail {
         let sink = PipelinePlan.Element("hlssink2", name: "\(key)_sink", [
-            .init("location", hls.directory.appendingPathComponent("segment%05d.ts").path),
-            .init("playlist-location", hls.playlistURL.path),
-            .init("target-duration", String(hls.segmentDuration)),
-            .init("playlist-length", String(hls.playlistLength)),
-            .init("max-files", String(hls.playlistLength * 2)),
+            .init("location", .string(hls.directory.appendingPathComponent("segment%05d.ts").path)),
+            .init("playlist-location", .string(hls.playlistURL.path)),
+            .init("target-duration", .int(hls.segmentDuration)),
+            .init("playlist-length", .int(hls.playlistLength)),
+            .init("max-files", .int(hls.playlistLength * 2)),
         ])
         return Tail(elements: [sink], links: [], video: "\(sink.name).video", audio: "\(sink.name).audio",
                     counter: (element: "h264", pad: "src"))

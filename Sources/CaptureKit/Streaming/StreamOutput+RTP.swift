@@ -6,10 +6,10 @@ extension StreamOutput {
     /// RTP stream for audio would need a port pair of its own.
     func rtpTail(prefix key: String, host: String, port: Int) -> Tail {
         let pay = PipelinePlan.Element("rtph264pay", name: "\(key)_pay", [
-            .init("config-interval", "-1"), .init("pt", "96"), .init("aggregate-mode", "zero-latency"),
+            .init("config-interval", -1), .init("pt", 96), .init("aggregate-mode", .nick("zero-latency")),
         ])
         let sink = PipelinePlan.Element("udpsink", name: "\(key)_sink", [
-            .init("host", host), .init("port", String(port)), .init("sync", "false"), .init("async", "false"),
+            .init("host", .string(host)), .init("port", .int(port)), .init("sync", false), .init("async", false),
         ])
         return Tail(elements: [pay, sink], links: [.init(from: pay.name, to: sink.name)], video: pay.name)
     }

@@ -7,8 +7,8 @@ extension StreamOutput {
     /// serve every client, over UDP or TCP. Video only.
     func rtspTail(prefix key: String) -> Tail {
         let sink = PipelinePlan.Element("appsink", name: "\(key)_sink", [
-            .init("sync", "false"), .init("async", "false"), .init("enable-last-sample", "false"),
-            .init("max-buffers", "2"), .init("drop", "true"),
+            .init("sync", false), .init("async", false), .init("enable-last-sample", false),
+            .init("max-buffers", 2), .init("drop", true),
         ])
         return Tail(elements: [sink], links: [], video: sink.name)
     }
@@ -20,8 +20,8 @@ extension StreamOutput {
     /// that ``CaptureSession/pipelineDescription`` does not print the password.
     func rtspPublishTail(prefix key: String, url: String) -> Tail {
         let sink = PipelinePlan.Element("rtspclientsink", name: "\(key)_sink", [
-            .init("location", url), .init("protocols", "tcp"), .init("latency", "0"),
-            .init("async-handling", "true"), .init("tcp-timeout", "5000000"),
+            .init("location", .string(url)), .init("protocols", .nick("tcp")), .init("latency", 0),
+            .init("async-handling", true), .init("tcp-timeout", 5000000),
         ])
         return Tail(elements: [sink], links: [], video: "\(sink.name).sink_%u", counter: (element: "h264", pad: "src"))
     }
@@ -31,8 +31,8 @@ extension StreamOutput {
         guard case .rtspPublish(_, let credentials?) = target else { return }
         let sink = try branch.element("sink")
         do {
-            try sink.set("user-id", credentials.user)
-            try sink.set("user-pw", credentials.password)
+            try sink.set("user-id", .string(credentials.user))
+            try sink.set("user-pw", .string(credentials.password))
         } catch {
             throw .pipelineFailed(error, element: sink.name)
         }

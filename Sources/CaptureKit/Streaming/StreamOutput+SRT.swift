@@ -9,10 +9,10 @@ extension StreamOutput {
     /// (`auto-reconnect=false`): its failure goes to the output, which calls again with its own
     /// back-off and reports it in ``StreamOutput/status``.
     func srtTail(prefix key: String, _ srt: SRTTarget) -> Tail {
-        let mux = PipelinePlan.Element("mpegtsmux", name: "\(key)_mux", [.init("alignment", "7")])
+        let mux = PipelinePlan.Element("mpegtsmux", name: "\(key)_mux", [.init("alignment", 7)])
         let sink = PipelinePlan.Element("srtsink", name: "\(key)_sink", [
-            .init("uri", srt.uri), .init("latency", String(srt.latency)), .init("wait-for-connection", "false"),
-            .init("auto-reconnect", "false"), .init("sync", "false"), .init("async", "false"),
+            .init("uri", .string(srt.uri)), .init("latency", .int(srt.latency)), .init("wait-for-connection", false),
+            .init("auto-reconnect", false), .init("sync", false), .init("async", false),
         ])
         return Tail(elements: [mux, sink], links: [.init(from: mux.name, to: sink.name)], video: "\(mux.name).sink_%d", audio: "\(mux.name).sink_%d")
     }
@@ -26,7 +26,7 @@ extension StreamOutput {
         let sink = try branch.element("sink")
         if let passphrase = srt.passphrase {
             do {
-                try sink.set("passphrase", passphrase)
+                try sink.set("passphrase", .string(passphrase))
             } catch {
                 throw .pipelineFailed(error, element: sink.name)
             }

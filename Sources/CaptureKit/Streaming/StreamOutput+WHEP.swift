@@ -8,8 +8,8 @@ extension StreamOutput {
     /// `prefix_atee`, which each viewer whose offer takes audio joins with `queue ! rtpopuspay`.
     /// The bytes counted are the RTP packets sent to every viewer.
     func whepTail(prefix key: String) -> Tail {
-        let tee = PipelinePlan.Element("tee", name: "\(key)_tee", [.init("allow-not-linked", "true")])
-        let audio = PipelinePlan.Element("tee", name: "\(key)_atee", [.init("allow-not-linked", "true")])
+        let tee = PipelinePlan.Element("tee", name: "\(key)_tee", [.init("allow-not-linked", true)])
+        let audio = PipelinePlan.Element("tee", name: "\(key)_atee", [.init("allow-not-linked", true)])
         return Tail(elements: [tee, audio], links: [], video: tee.name, audio: audio.name, audioCodec: .mkv, counter: nil)
     }
 
@@ -35,42 +35,20 @@ extension StreamOutput {
         state.withLock { $0.whep }?.removeViewer(owning: element) ?? false
     }
 
-    /// The branch is gone: its viewers end and the server stops, freeing its port (see
-    /// ``afterDetach(_:)``).
+    /// The branch is gone: its endpoint waits for ``afterDetach(_:)``, which the runtime calls
+    /// next, to end its viewers and stop its server.
     func detachWHEP() {
-        guard let endpoint = state.withLock({ state in defer { state.whep = nil }; return state.whep }) else { return }
-        let stopped = WHEPStopped()
-        state.withLock { $0.whepStopping = stopped }
-        endpoint.stop { stopped.finish() }
+        state.withLock { state in
+            state.whepStopping = state.whep
+            state.whep = nil
+        }
     }
 
-    /// The branch counts as gone once the server it had has freed its port.
+    /// The branch's viewers end and its server stops; the branch counts as gone once the port
+    /// is free.
     func afterDetach(_ done: @escaping @Sendable () -> Void) -> Bool {
-        guard let stopped = state.withLock({ state in defer { state.whepStopping = nil }; return state.whepStopping }) else { return false }
-        stopped.whenFinished(done)
+        guard let endpoint = state.withLock({ state in defer { state.whepStopping = nil }; return state.whepStopping }) else { return false }
+        endpoint.stop(then: done)
         return true
-    }
-}
-
-/// A WHEP endpoint's stop, finished or not, and who waits for it.
-final class WHEPStopped: Sendable {
-    private let state = Mutex((finished: false, waiting: [@Sendable () -> Void]()))
-
-    func finish() {
-        let waiting = state.withLock { state in
-            state.finished = true
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for then in waiting { then() }
-    }
-
-    /// Runs `then` once finished: at once if it is.
-    func whenFinished(_ then: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state in
-            if !state.finished { state.waiting.append(then) }
-            return state.finished
-        }
-        if now { then() }
     }
 }

@@ -61,8 +61,8 @@ public final class StreamOutput: OutputNode {
         /// enough run starts the back-off again from the shortest.
         var attachedAt: UInt64?
         var whep: WHEPEndpoint?
-        /// The last endpoint's stop, until the runtime asks for it (`afterDetach`).
-        var whepStopping: WHEPStopped?
+        /// The endpoint of the branch just taken out, until the runtime stops it (`afterDetach`).
+        var whepStopping: WHEPEndpoint?
         /// An RTSP target's server, while the branch runs.
         var rtspServer: RTSPServer?
     }

@@ -79,9 +79,9 @@ extension DeviceBackend {
     var isInUseByAnotherProcess: Bool { false }
     var hasRawControls: Bool { false }
     func rawControls() throws(CaptureError) -> RawControls? { nil }
-    /// Each control as a property of the element.
+    /// Each control as a property of the element (values in GStreamer's serialization).
     func write(_ controls: [(name: String, value: String)], to source: Element) throws(GStreamerError) {
-        for (name, value) in controls { try source.set(name, value) }
+        for (name, value) in controls { try source.set(name, .serialized(value)) }
     }
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? { nil }
 }

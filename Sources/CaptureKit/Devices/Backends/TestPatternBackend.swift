@@ -16,8 +16,8 @@ struct TestPatternBackend: DeviceBackend {
     var isDrawnInSoftware: Bool { true }
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        var properties: [PipelinePlan.Property] = [.init("is-live", isLive ? "true" : "false"), .init("pattern", pattern)]
-        if let frameCount { properties.append(.init("num-buffers", String(frameCount))) }
+        var properties: [PipelinePlan.Property] = [.init("is-live", .bool(isLive )), .init("pattern", .nick(pattern))]
+        if let frameCount { properties.append(.init("num-buffers", .int(frameCount))) }
         return [.init("videotestsrc", name: "\(prefix)_src", properties)] + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 }

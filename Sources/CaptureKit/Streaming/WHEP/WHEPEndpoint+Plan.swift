@@ -8,16 +8,16 @@ extension WHEPEndpoint {
         typealias Element = PipelinePlan.Element
         typealias Property = PipelinePlan.Property
         typealias Link = PipelinePlan.Link
-        let queue = Element("queue", name: "\(name)queue", [Property("leaky", "downstream"), Property("max-size-buffers", "30"),
-                                                           Property("max-size-bytes", "0"), Property("max-size-time", "0")])
-        let pay = Element("rtph264pay", name: "\(name)pay", [Property("pt", String(offer.videoPayload)), Property("config-interval", "-1"),
-                                                            Property("aggregate-mode", "zero-latency")])
-        let webrtc = Element("webrtcbin", name: "\(name)webrtc", [Property("bundle-policy", "max-bundle")])
+        let queue = Element("queue", name: "\(name)queue", [Property("leaky", .nick("downstream")), Property("max-size-buffers", 30),
+                                                           Property("max-size-bytes", 0), Property("max-size-time", 0)])
+        let pay = Element("rtph264pay", name: "\(name)pay", [Property("pt", .int(offer.videoPayload)), Property("config-interval", -1),
+                                                            Property("aggregate-mode", .nick("zero-latency"))])
+        let webrtc = Element("webrtcbin", name: "\(name)webrtc", [Property("bundle-policy", .nick("max-bundle"))])
         var elements = [queue, pay, webrtc]
         var links = [Link(from: "\(prefix)_tee", to: queue.name), Link(from: queue.name, to: pay.name), Link(from: pay.name, to: "\(webrtc.name).sink_%u")]
         if audio, let payload = offer.audioPayload {
-            let aqueue = Element("queue", name: "\(name)aqueue", [Property("leaky", "downstream")])
-            let apay = Element("rtpopuspay", name: "\(name)apay", [Property("pt", String(payload))])
+            let aqueue = Element("queue", name: "\(name)aqueue", [Property("leaky", .nick("downstream"))])
+            let apay = Element("rtpopuspay", name: "\(name)apay", [Property("pt", .int(payload))])
             elements += [aqueue, apay]
             links += [Link(from: "\(prefix)_atee", to: aqueue.name), Link(from: aqueue.name, to: apay.name), Link(from: apay.name, to: "\(webrtc.name).sink_%u")]
         }

@@ -89,17 +89,14 @@ final class WHEPEndpoint: Sendable {
     }
 
     /// Starts the HTTP server for a ``StreamTarget/whep(host:port:path:)`` target (the
-    /// `CaptureKitWHEP` product's, ``WHEPSignalling``); false for other targets, which have none.
+    /// `CaptureKitWHEP` product's, ``WHEPSignalling``); false for other targets, which have none
+    /// (`StreamOutput`'s initialiser refuses a `whep://` target when the product is not linked).
     /// Returns at once: `done` is called once, from any thread, when the server listens (nil),
-    /// or with `streamFailed` when its address cannot be bound, the product is not linked or it
-    /// did not listen within ``serverTimeout``.
+    /// or with `streamFailed` when its address cannot be bound or it did not listen within
+    /// ``serverTimeout``.
     func start(_ target: StreamTarget, then done: @escaping @Sendable (CaptureError?) -> Void) -> Bool {
-        guard case .whep = target else { return false }
+        guard case .whep = target, let servers = WHEPSignalling.linked else { return false }
         let once = OnceCallback(done)
-        guard let servers = WHEPSignalling.linked else {
-            do throws(CaptureError) { try WHEPSignalling.requireServer(for: target) } catch { once(error) }
-            return true
-        }
         let handlers = WHEPSignalling.Handlers(
             offer: { [weak self] offer in
                 guard let self else { return .failure(.streamFailed(target, message: "the output stopped")) }

@@ -21,10 +21,10 @@ struct FileBackend: DeviceBackend {
     /// timestamps made endless by `StreamLoop` at the converter.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         let source: PipelinePlan.Element = if let first = file.firstIndex {
-            .init("multifilesrc", name: "\(prefix)_src", [.init("location", file.path), .init("index", String(first)),
-                                                          .init("loop", "true"), .init("caps", file.imageCaps)])
+            .init("multifilesrc", name: "\(prefix)_src", [.init("location", .string(file.path)), .init("index", .int(first)),
+                                                          .init("loop", true), .init("caps", .caps(file.imageCaps))])
         } else {
-            .init("filesrc", name: "\(prefix)_src", [.init("location", file.path)])
+            .init("filesrc", name: "\(prefix)_src", [.init("location", .string(file.path))])
         }
         let head: [PipelinePlan.Element] = [
             source,
@@ -33,7 +33,7 @@ struct FileBackend: DeviceBackend {
             .init("videoscale", name: "\(prefix)_filescale"),
         ]
         let pacing: [PipelinePlan.Element] = file.isImage && file.firstIndex == nil
-            ? [.init("imagefreeze", name: "\(prefix)_freeze", [.init("is-live", "true")])]
+            ? [.init("imagefreeze", name: "\(prefix)_freeze", [.init("is-live", true)])]
             : [.init("videorate", name: "\(prefix)_filerate"), .init("clocksync", name: "\(prefix)_clock")]
         return head + pacing + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }

@@ -92,7 +92,7 @@ struct FileCameraDescription: Equatable, Sendable {
         let sink: Element
         do throws(GStreamerError) {
             let source = try Element(factory: "filesrc", name: "file")
-            try source.set("location", path)
+            try source.set("location", .string(path))
             let decode = try Element(factory: "decodebin", name: "decode")
             sink = try Element(factory: "fakesink", name: "sink")
             for element in [source, decode, sink] { pipeline.add(element) }

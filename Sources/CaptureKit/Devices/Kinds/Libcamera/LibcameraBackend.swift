@@ -35,11 +35,11 @@ struct LibcameraBackend: DeviceBackend {
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         // Controls set before the start go with the first request.
-        let set = device.readState { $0.sourceControls }.sorted { $0.key < $1.key }.map { PipelinePlan.Property($0.key, $0.value, live: true) }
-        return [.init("libcamerasrc", name: "\(prefix)_src", [.init("camera-name", cameraID)] + set),
-         .init("capsfilter", name: "\(prefix)_lccaps", [.init("caps", Self.cameraCaps(format, frameRate: device.pacedFrameRate))]),
-         .init("queue", name: "\(prefix)_lcqueue", [.init("leaky", "downstream"), .init("max-size-buffers", "2"),
-                                                    .init("max-size-bytes", "0"), .init("max-size-time", "0")]),
+        let set = device.readState { $0.sourceControls }.sorted { $0.key < $1.key }.map { PipelinePlan.Property($0.key, .serialized($0.value), live: true) }
+        return [.init("libcamerasrc", name: "\(prefix)_src", [.init("camera-name", .string(cameraID))] + set),
+         .init("capsfilter", name: "\(prefix)_lccaps", [.init("caps", .caps(Self.cameraCaps(format, frameRate: device.pacedFrameRate)))]),
+         .init("queue", name: "\(prefix)_lcqueue", [.init("leaky", .nick("downstream")), .init("max-size-buffers", 2),
+                                                    .init("max-size-bytes", 0), .init("max-size-time", 0)]),
          .init("videoconvert", name: "\(prefix)_lcconvert"),
          .init("videoscale", name: "\(prefix)_lcscale")]
             + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)

@@ -16,15 +16,15 @@ struct MicrophoneBackend: DeviceBackend {
     /// removed while running never takes the pipeline's clock with it.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         guard let audio = format.audioFormat ?? device.activeFormat.audioFormat else { return [] }
-        var settings = properties.sorted { $0.key < $1.key }.map { PipelinePlan.Property($0.key, $0.value) }
+        var settings = properties.sorted { $0.key < $1.key }.map { PipelinePlan.Property($0.key, .serialized($0.value)) }
         if ["pulsesrc", "alsasrc"].contains(factory) && properties["provide-clock"] == nil {
-            settings.append(.init("provide-clock", "false"))
+            settings.append(.init("provide-clock", false))
         }
         return [
             .init(factory, name: "\(prefix)_src", settings),
             .init("audioconvert", name: "\(prefix)_convert"),
             .init("audioresample", name: "\(prefix)_resample"),
-            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", audio.caps)]),
+            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", .caps(audio.caps))]),
         ]
     }
 }

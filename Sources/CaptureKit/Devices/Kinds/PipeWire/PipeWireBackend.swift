@@ -18,9 +18,9 @@ struct PipeWireBackend: DeviceBackend {
     /// Where the camera portal granted access, the source reads through the PipeWire
     /// connection it handed over (`fd`, which the element duplicates).
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        let remote = CameraPortal.remote.withLock { $0 }.map { [PipelinePlan.Property("fd", String($0))] } ?? []
-        return [.init("pipewiresrc", name: "\(prefix)_src", [.init("target-object", node), .init("client-name", "capturekit"),
-                                                              .init("do-timestamp", "true")] + remote),
+        let remote = CameraPortal.remote.withLock { $0 }.map { [PipelinePlan.Property("fd", .int(Int($0)))] } ?? []
+        return [.init("pipewiresrc", name: "\(prefix)_src", [.init("target-object", .string(node)), .init("client-name", .string("capturekit")),
+                                                              .init("do-timestamp", true)] + remote),
          .init("videoconvert", name: "\(prefix)_pwconvert"),
          .init("videoscale", name: "\(prefix)_pwscale")]
             + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)

@@ -45,7 +45,7 @@ struct ScreenDescription: Equatable {
 
     private static func probeOnce(display: String) -> ScreenDescription? {
         guard let source = try? Element(factory: "ximagesrc", name: "screen_probe") else { return nil }
-        guard (try? source.set("display-name", display)) != nil else { return nil }
+        guard (try? source.set("display-name", .string(display))) != nil else { return nil }
         defer { source.setState(.null) }
         // A live source answers no-preroll; starting it opened the display.
         guard source.setState(.paused) != .failure, let caps = try? source.staticPad("src").queryCaps().first,

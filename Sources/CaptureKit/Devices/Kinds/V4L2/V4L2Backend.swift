@@ -121,12 +121,12 @@ struct V4L2Backend: DeviceBackend {
 
     /// All the controls in one `extra-controls` structure, which v4l2src writes at once.
     func write(_ controls: [(name: String, value: String)], to source: Element) throws(GStreamerError) {
-        try source.set("extra-controls", "c," + controls.map { "\($0.name)=\($0.value)" }.joined(separator: ","))
+        try source.set("extra-controls", .serialized("c," + controls.map { "\($0.name)=\($0.value)" }.joined(separator: ",")))
     }
 
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        var properties: [PipelinePlan.Property] = [.init("device", path)]
-        if let controls = device.extraControls { properties.append(.init("extra-controls", controls, live: true)) }
+        var properties: [PipelinePlan.Property] = [.init("device", .string(path))]
+        if let controls = device.extraControls { properties.append(.init("extra-controls", .serialized(controls), live: true)) }
         return [.init("v4l2src", name: "\(prefix)_src", properties)] + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 }

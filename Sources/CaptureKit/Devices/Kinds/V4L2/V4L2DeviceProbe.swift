@@ -48,7 +48,7 @@ enum V4L2DeviceProbe {
     /// What a `v4l2src` on the node offers in READY: the device's formats, sizes and rates.
     static func formatsOffered(byNodeAt path: String) -> [CapsStructure] {
         guard let source = try? Element(factory: "v4l2src", name: "capturekit-probe"),
-              (try? source.set("device", path)) != nil else { return [] }
+              (try? source.set("device", .string(path))) != nil else { return [] }
         defer { source.setState(.null) }
         guard source.setState(.ready) != .failure, let pad = try? source.staticPad("src") else { return [] }
         return pad.queryCaps()

@@ -48,7 +48,7 @@ struct VirtualCameraBackend: DeviceBackend {
     /// frame: a second frame-sized allocation and copy, whose page faults made the first frame
     /// of a session 0.5–1.5 ms slower.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        [.init("videotestsrc", name: "\(prefix)_src", [.init("is-live", "true"), .init("pattern", "blink")])]
+        [.init("videotestsrc", name: "\(prefix)_src", [.init("is-live", true), .init("pattern", .nick("blink"))])]
             + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 

@@ -17,10 +17,10 @@ struct VirtualMicrophoneBackend: DeviceBackend {
         guard let audio = format.audioFormat ?? device.activeFormat.audioFormat else { return [] }
         return [
             .init("audiotestsrc", name: "\(prefix)_src", [
-                .init("is-live", "true"), .init("wave", "silence"),
-                .init("samplesperbuffer", String(max(1, audio.sampleRate / Self.buffersPerSecond))),
+                .init("is-live", true), .init("wave", .nick("silence")),
+                .init("samplesperbuffer", .int(max(1, audio.sampleRate / Self.buffersPerSecond))),
             ]),
-            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", audio.caps)]),
+            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", .caps(audio.caps))]),
         ]
     }
 
