@@ -117,14 +117,14 @@ extension PlanDiffTests {
         let key = try #require(after.branches.firstIndex { $0.key == "output0" })
         after.branches[key].viewers = [PipelinePlan.Branch.Viewer(
             key: "output0_whep1",
-            elements: [.init("queue", name: "output0_whep1queue"), .init("rtph264pay", name: "output0_whep1pay", [.init("pt", 96)]),
-                       .init("webrtcbin", name: "output0_whep1webrtc")],
-            links: [.init(from: "output0_tee", to: "output0_whep1queue"), .init(from: "output0_whep1queue", to: "output0_whep1pay"),
-                    .init(from: "output0_whep1pay", to: "output0_whep1webrtc.sink_%u")])]
+            elements: [.init("queue", name: "output0_whep1_queue"), .init("rtph264pay", name: "output0_whep1_pay", [.init("pt", 96)]),
+                       .init("webrtcbin", name: "output0_whep1_webrtc")],
+            links: [.init(from: "output0_tee", to: "output0_whep1_queue"), .init(from: "output0_whep1_queue", to: "output0_whep1_pay"),
+                    .init(from: "output0_whep1_pay", to: "output0_whep1_webrtc.sink_%u")])]
         #expect(before.diff(to: after).isEmpty && after.diff(to: before).isEmpty)
         let line = after.launchDescription
-        #expect(line.contains("output0_tee. ! queue name=output0_whep1queue ! rtph264pay name=output0_whep1pay pt=96"), "\(line)")
-        #expect(line.contains("output0_whep1pay. ! webrtcbin name=output0_whep1webrtc"), "\(line)")
+        #expect(line.contains("output0_tee. ! queue name=output0_whep1_queue ! rtph264pay name=output0_whep1_pay pt=96"), "\(line)")
+        #expect(line.contains("output0_whep1_pay. ! webrtcbin name=output0_whep1_webrtc"), "\(line)")
         #expect(!before.launchDescription.contains("webrtcbin"))
     }
 }

@@ -61,7 +61,7 @@ struct StreamOutputWHEPTests {
         #expect(output.statistics.clients == 2, "both viewers connected: \(output.statistics)")
         // Each viewer is a part of the branch the session's description shows, off its tee.
         let description = test.session.pipelineDescription
-        let webrtcbins = description.matches(of: /webrtcbin name=(\w+)_whep(\d+)webrtc bundle-policy=max-bundle/)
+        let webrtcbins = description.matches(of: /webrtcbin name=(\w+)_whep(\d+)_webrtc bundle-policy=max-bundle/)
         #expect(webrtcbins.count == 2, "\(description)")
         #expect(description.contains("_tee. ! queue name=") && description.contains("rtph264pay name="), "\(description)")
         #expect(try await player.wait(seconds: 20), "the player DELETEs and exits: \(player.output)")

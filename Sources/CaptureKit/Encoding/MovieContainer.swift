@@ -32,9 +32,9 @@ enum MovieContainer: String, Sendable, CaseIterable {
                 properties = [.init("fragment-duration", .int(max(1, Int((fragmentInterval.seconds * 1000).rounded())))),
                               .init("fragment-mode", .nick("dash-or-mss"))]
             }
-            return .init(self == .mp4 ? "mp4mux" : "qtmux", name: "\(prefix)_mux", properties)
+            return .init(self == .mp4 ? "mp4mux" : "qtmux", .mux, in: prefix, properties)
         case .mkv:
-            return .init("matroskamux", name: "\(prefix)_mux", [.init("writing-app", .string("CaptureKit")), .init("offset-to-zero", true)])
+            return .init("matroskamux", .mux, in: prefix, [.init("writing-app", .string("CaptureKit")), .init("offset-to-zero", true)])
         }
     }
 
@@ -44,9 +44,9 @@ enum MovieContainer: String, Sendable, CaseIterable {
         switch self {
         case .mp4, .mov:
             let encoder = GStreamer.hasElement("avenc_aac") ? "avenc_aac" : "voaacenc"
-            return [.init(encoder, name: "\(prefix)_aenc", [.init("bitrate", 128000)]), .init("aacparse", name: "\(prefix)_aparse")]
+            return [.init(encoder, .aenc, in: prefix, [.init("bitrate", 128000)]), .init("aacparse", .aparse, in: prefix)]
         case .mkv:
-            return [.init("opusenc", name: "\(prefix)_aenc", [.init("bitrate", 96000)]), .init("opusparse", name: "\(prefix)_aparse")]
+            return [.init("opusenc", .aenc, in: prefix, [.init("bitrate", 96000)]), .init("opusparse", .aparse, in: prefix)]
         }
     }
 

@@ -62,8 +62,8 @@ struct VideoEncoder: Sendable, Hashable {
             [.init("extra-controls", .serialized("controls,video_bitrate=\(bitrate),h264_i_frame_period=\(interval)"))]
         }
         return [
-            .init(kind.rawValue, name: "\(prefix)_enc", properties),
-            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", -1)]),
+            .init(kind.rawValue, .enc, in: prefix, properties),
+            .init("h264parse", .parse, in: prefix, [.init("config-interval", -1)]),
         ]
     }
 }

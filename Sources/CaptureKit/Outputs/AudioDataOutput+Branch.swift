@@ -22,14 +22,14 @@ extension AudioDataOutput {
         if let rate = settings?.sampleRate { caps += ",rate=\(rate)" }
         if let channels = settings?.channelCount { caps += ",channels=\(channels)" }
         return [
-            .init("queue", name: "\(prefix)_queue", [
+            .init("queue", .queue, in: prefix, [
                 .init("leaky", .nick("downstream")), .init("max-size-buffers", 0), .init("max-size-bytes", 0),
                 .init("max-size-time", .int(Int(Self.queueTime))),
             ]),
-            .init("audioconvert", name: "\(prefix)_convert"),
-            .init("audioresample", name: "\(prefix)_resample"),
-            .init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps(caps))]),
-            .init("appsink", name: "\(prefix)_sink", [
+            .init("audioconvert", .convert, in: prefix),
+            .init("audioresample", .resample, in: prefix),
+            .init("capsfilter", .format, in: prefix, [.init("caps", .caps(caps))]),
+            .init("appsink", .sink, in: prefix, [
                 .init("sync", false), .init("async", false), .init("emit-signals", false), .init("enable-last-sample", false),
                 .init("max-buffers", .int(Self.sinkBuffers)), .init("drop", true), .init("wait-on-eos", false),
             ]),
@@ -59,7 +59,7 @@ extension AudioDataOutput {
     }
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
-        attach(sink: try branch.element("sink"), slot: branch.slot)
+        attach(sink: try branch.element(.sink), slot: branch.slot)
     }
 
     func detach(error: CaptureError) {

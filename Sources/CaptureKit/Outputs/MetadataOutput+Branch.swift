@@ -9,16 +9,16 @@ extension MetadataOutput {
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
         var caps = "video/x-raw,format=GRAY8"
         var chain: [PipelinePlan.Element] = [
-            .init("queue", name: "\(prefix)_queue", [.init("max-size-buffers", 1), .init("leaky", .nick("downstream"))]),
-            .init("videoconvert", name: "\(prefix)_convert"),
+            .init("queue", .queue, in: prefix, [.init("max-size-buffers", 1), .init("leaky", .nick("downstream"))]),
+            .init("videoconvert", .convert, in: prefix),
         ]
         if source.width > Self.maxDetectionWidth {
             let height = source.height * Self.maxDetectionWidth / source.width / 2 * 2
-            chain.append(.init("videoscale", name: "\(prefix)_scale"))
+            chain.append(.init("videoscale", .scale, in: prefix))
             caps += ",width=\(Self.maxDetectionWidth),height=\(height)"
         }
-        chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps(caps))]))
-        chain.append(.init("appsink", name: "\(prefix)_sink", [
+        chain.append(.init("capsfilter", .format, in: prefix, [.init("caps", .caps(caps))]))
+        chain.append(.init("appsink", .sink, in: prefix, [
             .init("sync", false), .init("async", false), .init("emit-signals", false), .init("enable-last-sample", false),
             .init("max-buffers", 1), .init("drop", true), .init("wait-on-eos", false),
         ]))
@@ -30,7 +30,7 @@ extension MetadataOutput {
         let detector = FrameDetector(effort: .fast, deliversEmptyAfterObjects: true, settings: { [weak self] in
             self?.state.withLock { ($0.types, $0.rectOfInterest) } ?? ([], .zero)
         }, deliver: { [weak self] objects in self?.deliver(objects, from: slot.connection) })
-        AppSink.setHandlers(.init(newSample: { sample in detector.detect(sample) }), on: try branch.element("sink"))
+        AppSink.setHandlers(.init(newSample: { sample in detector.detect(sample) }), on: try branch.element(.sink))
     }
 
     func detach(error: CaptureError) { state.withLock { $0.faces = [] } }

@@ -6,7 +6,7 @@ extension MovieFileOutput {
     /// second: the branch's own thread; what it drops is counted). It takes H.264 from the
     /// source's encoded stage, shared with any other output encoding with the same settings.
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
-        [.leakyQueue("\(prefix)_vqueue")]
+        [.leakyQueue(.vqueue, in: prefix)]
     }
 
     /// While recording, the recording's codec settings: the session gives the video an encoded
@@ -27,7 +27,7 @@ extension MovieFileOutput {
         }
         let container = recording.settings.container
         let mux = container.muxer(prefix: key, fragmentInterval: recording.settings.fragmentInterval)
-        let sink = PipelinePlan.Element("filesink", name: "\(key)_sink", [
+        let sink = PipelinePlan.Element("filesink", .sink, in: key, [
             .init("location", .string(recording.settings.url.path)), .init("buffer-mode", .nick("unbuffered")), .init("sync", false), .init("async", false),
         ])
         var elements = video + [mux, sink]
@@ -36,10 +36,10 @@ extension MovieFileOutput {
         var entries = [PipelinePlan.Branch.Entry(source: branch.stage ?? videoInput.name, element: video[0].name)]
         if let audioPort = branch.ports.first(where: { graph.inputs[$0.input].mediaType == .audio }) {
             let audio: [PipelinePlan.Element] = [
-                .leakyQueue("\(key)_aqueue"),
-                .init("audioconvert", name: "\(key)_aconvert"),
-                .init("audioresample", name: "\(key)_aresample"),
-                .init("capsfilter", name: "\(key)_acaps", [.init("caps", .caps(container.audioCaps))]),
+                .leakyQueue(.aqueue, in: key),
+                .init("audioconvert", .aconvert, in: key),
+                .init("audioresample", .aresample, in: key),
+                .init("capsfilter", .acaps, in: key, [.init("caps", .caps(container.audioCaps))]),
             ] + container.audioEncoder(prefix: key)
             elements += audio
             links += PipelinePlan.Link.chain(audio) + [.init(from: audio[audio.count - 1].name, to: "\(mux.name).audio_%u")]
@@ -54,21 +54,21 @@ extension MovieFileOutput {
         guard let recording = state.withLock({ $0.recording }), recording.progress.withLock({ !$0.finished && !$0.attached }) else {
             throw .pipelineFailed(element: branch.prefix, message: "the movie output is not recording")
         }
-        try branch.pad("vqueue", "sink").addProbe(.eventDownstream) { _, data in
+        try branch.pad(.vqueue, "sink").addProbe(.eventDownstream) { _, data in
             guard case .event(.caps(let caps)) = data else { return .ok }
             return recording.videoCapsChanged(to: caps) ? .drop : .ok
         }
-        try branch.pad("vqueue", "sink").addBufferProbe { buffer in
+        try branch.pad(.vqueue, "sink").addBufferProbe { buffer in
             guard let time = buffer.runningTime else { return .drop }
             return recording.admitVideo(runningTime: time, presentationTime: buffer.presentationTime ?? 0, isKeyFrame: !buffer.isDeltaUnit)
                 ? .pass : .drop
         }
-        recording.pads.withLock { $0 = (try? branch.pad("vqueue", "sink"), [try? branch.pad("vqueue", "src"), try? branch.pad("aqueue", "src")].compactMap { $0 }) }
-        try branch.pad("vqueue", "src").addBufferProbe { buffer in
+        recording.pads.withLock { $0 = (try? branch.pad(.vqueue, "sink"), [try? branch.pad(.vqueue, "src"), try? branch.pad(.aqueue, "src")].compactMap { $0 }) }
+        try branch.pad(.vqueue, "src").addBufferProbe { buffer in
             recording.encodedVideo(presentationTime: buffer.presentationTime ?? 0, duration: buffer.duration ?? 0, bytes: buffer.size)
             return .pass
         }
-        if let audio = try? branch.pad("aqueue", "src") {
+        if let audio = try? branch.pad(.aqueue, "src") {
             recording.progress.withLock { $0.hasAudio = true }
             // Judged as it leaves the branch's queue, on the branch's own thread: audio that
             // came before the file's zero was known waits for it (a bounded wait, never on the
@@ -78,13 +78,13 @@ extension MovieFileOutput {
                 recording.awaitVideoStart(timeout: .milliseconds(500))
                 return recording.admitAudio(runningTime: time, duration: buffer.duration ?? 0) ? .pass : .drop
             }
-            try branch.pad("aparse", "src").addBufferProbe { buffer in
+            try branch.pad(.aparse, "src").addBufferProbe { buffer in
                 recording.encodedAudio(bytes: buffer.size)
                 return .pass
             }
         }
         let matrix = recording.settings.displayMatrix
-        try branch.pad("sink", "sink").addBufferProbe { buffer in
+        try branch.pad(.sink, "sink").addBufferProbe { buffer in
             if let matrix, buffer.holds(Self.moov, at: 4) {
                 _ = try? buffer.withWritableBytes { matrix.write(intoMovieHeader: $0) }
             }

@@ -5,23 +5,23 @@ extension StillImageOutput {
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
         var chain: [PipelinePlan.Element] = [
             // Only requested frames enter, so the queue never holds more than the waiting requests.
-            .init("queue", name: "\(prefix)_queue", [
+            .init("queue", .queue, in: prefix, [
                 .init("max-size-buffers", 0), .init("max-size-bytes", 0), .init("max-size-time", 0),
             ]),
-            .init("videoconvert", name: "\(prefix)_convert"),
+            .init("videoconvert", .convert, in: prefix),
         ]
         switch settings {
         case .jpeg(let quality):
             // JPEG (JFIF) stores full-range YCbCr with the BT.601 matrix; without saying so,
             // videoconvert hands jpegenc video range and whites decode as 235.
-            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps(StillImageOutput.jpegInputCaps))]))
-            chain.append(.init("jpegenc", name: "\(prefix)_encode", [.init("quality", .int(Int((quality * 100).rounded())), live: true)]))
-            chain.append(.init("jifmux", name: "\(prefix)_mux"))
+            chain.append(.init("capsfilter", .format, in: prefix, [.init("caps", .caps(StillImageOutput.jpegInputCaps))]))
+            chain.append(.init("jpegenc", .encode, in: prefix, [.init("quality", .int(Int((quality * 100).rounded())), live: true)]))
+            chain.append(.init("jifmux", .mux, in: prefix))
         case .uncompressed(let format, let range):
             let colorimetry = format.isYCbCr ? ",colorimetry=\(range.colorimetry)" : ""
-            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps("video/x-raw,format=\(format.gstFormat!)\(colorimetry)"))]))
+            chain.append(.init("capsfilter", .format, in: prefix, [.init("caps", .caps("video/x-raw,format=\(format.gstFormat!)\(colorimetry)"))]))
         }
-        chain.append(.init("appsink", name: "\(prefix)_sink", [
+        chain.append(.init("appsink", .sink, in: prefix, [
             .init("sync", false), .init("async", false), .init("emit-signals", false),
             .init("enable-last-sample", false), .init("wait-on-eos", false),
         ]))
@@ -33,9 +33,9 @@ extension StillImageOutput {
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let settings = self.settings
-        let mux: Element? = if case .jpeg = settings { try branch.element("mux") } else { nil }
+        let mux: Element? = if case .jpeg = settings { try branch.element(.mux) } else { nil }
         // Gate on the tee's thread: nothing enters unless a request waits and the frame is not older.
-        try branch.pad("queue", "sink").addBufferProbe { [weak self] buffer in
+        try branch.pad(.queue, "sink").addBufferProbe { [weak self] buffer in
             guard let self, let pts = buffer.presentationTime else { return .drop }
             return pts >= earliestRequest.load(ordering: .acquiring) ? .pass : .drop
         }
@@ -43,7 +43,7 @@ extension StillImageOutput {
         // The probe keeps the connection slot, not the branch: the branch holds the pipeline, which
         // holds this probe, and that cycle would keep every stopped pipeline alive.
         let slot = branch.slot
-        try branch.pad("queue", "src").addBufferProbe { [weak self] buffer in
+        try branch.pad(.queue, "src").addBufferProbe { [weak self] buffer in
             guard let self, let pts = buffer.presentationTime else { return .drop }
             let connection = slot.connection
             let (orientation, mirrored) = connection.orientationState
@@ -63,15 +63,15 @@ extension StillImageOutput {
             // On the branch thread, once per still: a photo's preview from the frame the encoder
             // takes, laid out as the caps before the encoder say. (The probe holds that pad, not
             // its own: a pad whose probe holds it is never freed.)
-            let frames = try branch.pad("format", "src")
-            try branch.pad("encode", "sink").addBufferProbe { [weak self] buffer in
+            let frames = try branch.pad(.format, "src")
+            try branch.pad(.encode, "sink").addBufferProbe { [weak self] buffer in
                 self?.takePreview(of: buffer, framesFrom: frames)
                 return .pass
             }
         }
         AppSink.setHandlers(.init(newSample: { [weak self] sample in
             self?.deliver(sample, settings: settings)
-        }), on: try branch.element("sink"))
+        }), on: try branch.element(.sink))
         state.withLock { $0.branch = branch }
     }
 

@@ -34,11 +34,11 @@ extension VideoDataOutput {
         let discardsLate = alwaysDiscardsLateVideoFrames
         let buffers = PropertyValue.int(discardsLate ? 1 : Self.keptFrameLimit)
         return [
-            .init("queue", name: "\(prefix)_queue", [.init("max-size-buffers", buffers), .init("max-size-bytes", 0), .init("max-size-time", 0),
+            .init("queue", .queue, in: prefix, [.init("max-size-buffers", buffers), .init("max-size-bytes", 0), .init("max-size-time", 0),
                                                      .init("leaky", .nick("downstream"))]),
-            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", -1)]),
-            .init("capsfilter", name: "\(prefix)_h264", [.init("caps", .caps("video/x-h264,stream-format=byte-stream,alignment=au"))]),
-            .init("appsink", name: "\(prefix)_sink", [
+            .init("h264parse", .parse, in: prefix, [.init("config-interval", -1)]),
+            .init("capsfilter", .h264, in: prefix, [.init("caps", .caps("video/x-h264,stream-format=byte-stream,alignment=au"))]),
+            .init("appsink", .sink, in: prefix, [
                 .init("sync", false), .init("async", false), .init("emit-signals", false), .init("enable-last-sample", false),
                 .init("max-buffers", buffers), .init("drop", true), .init("wait-on-eos", false),
             ]),
@@ -49,8 +49,8 @@ extension VideoDataOutput {
     /// branch's entry is kept for `requestKeyFrame()`.
     func attachCompressed(_ branch: RunningBranch) throws(CaptureError) {
         let slot = branch.slot
-        let sink = try branch.element("sink")
-        let entry = try branch.pad("queue", "sink")
+        let sink = try branch.element(.sink)
+        let entry = try branch.pad(.queue, "sink")
         state.withLock { $0.compressed = CompressedBranch(entry: entry, bin: branch.bin, pipeline: branch.pipeline) }
         AppSink.setHandlers(.init(newSample: { [weak self] sample in
             self?.deliver(sample, connection: slot.connection, done: nil)
@@ -81,9 +81,9 @@ extension VideoDataOutput {
             throw .unsupported(feature: "changing the bit rate while encoding", device: encoder.name)
         }
         do {
-            try branch.pipeline.element(named: "\(stage)_enc").set(name, value)
+            try branch.pipeline.element(named: PipelinePlan.Role.enc.name(in: stage)).set(name, value)
         } catch {
-            throw .pipelineFailed(error, element: "\(stage)_enc")
+            throw .pipelineFailed(error, element: PipelinePlan.Role.enc.name(in: stage))
         }
     }
 

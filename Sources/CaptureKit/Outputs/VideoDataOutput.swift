@@ -201,21 +201,21 @@ extension VideoDataOutput {
             var queue: [PipelinePlan.Property] = [.init("max-size-buffers", .int(discardsLate ? 1 : Self.keptFrameLimit))]
             if !waits { queue.append(.init("leaky", .nick("downstream"))) }
             if !discardsLate { queue += [.init("max-size-bytes", 0), .init("max-size-time", 0)] }
-            chain.append(.init("queue", name: "\(prefix)_queue", queue))
+            chain.append(.init("queue", .queue, in: prefix, queue))
         }
         if direction != "identity" {
-            chain.append(.init("videoflip", name: "\(prefix)_flip", [.init("video-direction", .nick(direction))]))
+            chain.append(.init("videoflip", .flip, in: prefix, [.init("video-direction", .nick(direction))]))
         }
         if converts {
-            chain.append(.init("videoconvert", name: "\(prefix)_convert"))
+            chain.append(.init("videoconvert", .convert, in: prefix))
             var caps = "video/x-raw,format=\(format.gstFormat!)"
             if resized, let width = settings?.width, let height = settings?.height {
-                chain.append(.init("videoscale", name: "\(prefix)_scale"))
+                chain.append(.init("videoscale", .scale, in: prefix))
                 caps += ",width=\(width),height=\(height)"
             }
-            chain.append(.init("capsfilter", name: "\(prefix)_format", [.init("caps", .caps(caps))]))
+            chain.append(.init("capsfilter", .format, in: prefix, [.init("caps", .caps(caps))]))
         }
-        chain.append(.init("appsink", name: "\(prefix)_sink", [
+        chain.append(.init("appsink", .sink, in: prefix, [
             .init("sync", false), .init("async", false), .init("emit-signals", false), .init("enable-last-sample", false),
             .init("max-buffers", .int(discardsLate ? 1 : Self.keptFrameLimit)), .init("drop", .bool(!waits)),
             .init("wait-on-eos", .bool(waits )),
@@ -226,7 +226,7 @@ extension VideoDataOutput {
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         if settings?.codec != nil { return try attachCompressed(branch) }
         let slot = branch.slot
-        let sink = try branch.element("sink")
+        let sink = try branch.element(.sink)
         if (try? sink.get("max-buffers")) != "1" {
             // Kept frames: take them from the appsink only while fewer than the limit are with
             // the delegate; the rest wait in the appsink, which keeps the newest when full.

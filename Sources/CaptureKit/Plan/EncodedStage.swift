@@ -30,20 +30,20 @@ enum EncodedStage {
     static func plan(key: String, source: String, format: SourceFormat, encoder: VideoEncoder, settings: VideoCodecSettings) -> PipelinePlan.Branch {
         let rawFormat = encoder.kind == .x264enc || encoder.kind == .openh264enc ? "I420" : "NV12"
         let chain: [PipelinePlan.Element] = [
-            .leakyQueue("\(key)_queue"),
-            .init("videoconvert", name: "\(key)_convert"),
-            .init("capsfilter", name: "\(key)_raw", [.init("caps", .caps("video/x-raw,format=\(rawFormat)"))]),
+            .leakyQueue(.queue, in: key),
+            .init("videoconvert", .convert, in: key),
+            .init("capsfilter", .raw, in: key, [.init("caps", .caps("video/x-raw,format=\(rawFormat)"))]),
         ] + encoder.elements(prefix: key, settings: settings, source: format) + [
-            .init("capsfilter", name: "\(key)_h264", [.init("caps", .caps("video/x-h264,stream-format=avc,alignment=au"
+            .init("capsfilter", .h264, in: key, [.init("caps", .caps("video/x-h264,stream-format=avc,alignment=au"
                 + (settings.profile.map { ",profile=\($0.rawValue)" } ?? "")))]),
-            .init("tee", name: "\(key)_tee", [.init("allow-not-linked", true)]),
+            .init("tee", .tee, in: key, [.init("allow-not-linked", true)]),
         ]
         // The tee's first pad never fails: a tee whose every pad returns an error returns it to
         // the encoder's thread, which stops and posts it as the stage's, and the stage's errors
         // stop the session. With the drain, a consumer that fails (a receiver gone) fails alone.
-        let drain = PipelinePlan.Element("fakesink", name: "\(key)_drain", [.init("sync", false), .init("async", false)])
+        let drain = PipelinePlan.Element("fakesink", .drain, in: key, [.init("sync", false), .init("async", false)])
         // The tee stays the last element: that is how a plan's branch is known as a stage.
-        return PipelinePlan.Branch(key: key, elements: chain.dropLast() + [drain, chain[chain.count - 1]], links: PipelinePlan.Link.chain(chain) + [.init(from: "\(key)_tee.src_%u", to: drain.name)],
+        return PipelinePlan.Branch(key: key, elements: chain.dropLast() + [drain, chain[chain.count - 1]], links: PipelinePlan.Link.chain(chain) + [.init(from: "\(PipelinePlan.Role.tee.name(in: key)).src_%u", to: drain.name)],
                                    entries: [.init(source: source, element: chain[0].name)], finishesWithEndOfStream: false)
     }
 }

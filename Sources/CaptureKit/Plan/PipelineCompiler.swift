@@ -45,7 +45,7 @@ enum PipelineCompiler {
     /// tee every output branches from.
     static func sourceChain(_ input: SessionGraph.Input) -> [PipelinePlan.Element] {
         input.device.backend.sourceElements(prefix: input.name, device: input.device, format: input.format)
-            + [.init("tee", name: "\(input.name)_tee", [.init("allow-not-linked", true)])]
+            + [.init("tee", .tee, in: input.name, [.init("allow-not-linked", true)])]
     }
 
     /// What every camera source has after its device element: the caps filter for the format
@@ -54,17 +54,17 @@ enum PipelineCompiler {
     /// device sends JPEG, and the digital-zoom crop for cameras that zoom in the pipeline.
     static func formatElements(prefix name: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         let caps = PipelinePlan.Property("caps", .caps(format.caps(frameRate: device.pacedFrameRate)), live: true, rebuildKey: format.description)
-        var chain: [PipelinePlan.Element] = [.init("capsfilter", name: "\(name)_caps", [caps])]
+        var chain: [PipelinePlan.Element] = [.init("capsfilter", .caps, in: name, [caps])]
         if format.pixelFormat == .mjpeg {
-            chain.append(.init("jpegdec", name: "\(name)_decode"))
+            chain.append(.init("jpegdec", .decode, in: name))
         }
         if device.zoomsInPipeline {
             // Digital zoom: crop around the centre, scale back to the format's size.
             let crop = DigitalZoom.crop(width: format.width, height: format.height, factor: device.videoZoomFactor)
-            chain.append(.init("videocrop", name: "\(name)_crop", [.init("left", .int(crop.left), live: true), .init("right", .int(crop.right), live: true),
+            chain.append(.init("videocrop", .crop, in: name, [.init("left", .int(crop.left), live: true), .init("right", .int(crop.right), live: true),
                                                                    .init("top", .int(crop.top), live: true), .init("bottom", .int(crop.bottom), live: true)]))
-            chain.append(.init("videoscale", name: "\(name)_zoom"))
-            chain.append(.init("capsfilter", name: "\(name)_zoomcaps",
+            chain.append(.init("videoscale", .zoom, in: name))
+            chain.append(.init("capsfilter", .zoomcaps, in: name,
                                [.init("caps", .caps("video/x-raw,width=\(format.width),height=\(format.height)"))]))
         }
         return chain

@@ -22,8 +22,8 @@ import GStreamerSwift
 
         /// A `queue` giving its part a thread of its own, dropping the oldest after `seconds`
         /// (never blocking the tee it hangs off).
-        static func leakyQueue(_ name: String, seconds: Int = 1) -> Element {
-            Element("queue", name: name, [
+        static func leakyQueue(_ role: Role, in part: String, seconds: Int = 1) -> Element {
+            Element("queue", role, in: part, [
                 Property("leaky", .nick("downstream")), Property("max-size-buffers", 0), Property("max-size-bytes", 0),
                 Property("max-size-time", .int(seconds * 1_000_000_000)),
             ])
@@ -131,7 +131,7 @@ import GStreamerSwift
         /// The branch's own tee when it is a stage other branches take from (an encoded stage);
         /// nil for an output's branch.
         public var tee: Element? {
-            elements.last.flatMap { $0.factory == "tee" && $0.name == "\(key)_tee" ? $0 : nil }
+            elements.last.flatMap { $0.factory == "tee" && $0.name == Role.tee.name(in: key) ? $0 : nil }
         }
 
         /// The elements nothing in the branch links from: its sinks, where end of stream ends.

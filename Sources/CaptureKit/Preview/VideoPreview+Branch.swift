@@ -22,29 +22,29 @@ extension VideoPreview {
         let view = Self.viewSize(bounds: bounds, shown: shown)
 
         var chain: [PipelinePlan.Element] = [
-            .init("queue", name: "\(prefix)_queue", [.init("leaky", .nick("downstream")), .init("max-size-buffers", 2)]),
+            .init("queue", .queue, in: prefix, [.init("leaky", .nick("downstream")), .init("max-size-buffers", 2)]),
         ]
         let direction = orientation.videoFlipDirection(mirrored: mirrored)
         if direction != "identity" {
-            chain.append(.init("videoflip", name: "\(prefix)_flip", [.init("video-direction", .nick(direction))]))
+            chain.append(.init("videoflip", .flip, in: prefix, [.init("video-direction", .nick(direction))]))
         }
         if gravity == .resizeAspectFill, let crop = Self.fillCrop(shown: shown, view: view) {
-            chain.append(.init("videocrop", name: "\(prefix)_crop", [
+            chain.append(.init("videocrop", .crop, in: prefix, [
                 .init("left", .int(crop.left)), .init("right", .int(crop.right)), .init("top", .int(crop.top)), .init("bottom", .int(crop.bottom)),
             ]))
         }
-        chain.append(.init("videoscale", name: "\(prefix)_scale", [.init("add-borders", .bool(gravity == .resizeAspect ))]))
-        chain.append(.init("videoconvert", name: "\(prefix)_convert"))
+        chain.append(.init("videoscale", .scale, in: prefix, [.init("add-borders", .bool(gravity == .resizeAspect ))]))
+        chain.append(.init("videoconvert", .convert, in: prefix))
         let format: String? = switch sink {
         case .frames(.bgra): "BGRA"
         case .frames(.jpeg): overlay ? "BGRx" : "I420"
         default: overlay ? "BGRx" : nil
         }
         let caps = "video/x-raw" + (format.map { ",format=\($0)" } ?? "") + ",width=\(view.width),height=\(view.height),pixel-aspect-ratio=1/1"
-        chain.append(.init("capsfilter", name: "\(prefix)_caps", [.init("caps", .caps(caps))]))
+        chain.append(.init("capsfilter", .caps, in: prefix, [.init("caps", .caps(caps))]))
         if overlay {
             for index in 0..<PreviewOverlay.maximumLabels {
-                chain.append(.init("textoverlay", name: "\(prefix)_label\(index)", [
+                chain.append(.init("textoverlay", .label(index), in: prefix, [
                     .init("silent", true), .init("halignment", .nick("left")), .init("valignment", .nick("top")),
                     .init("font-desc", .string("Sans Bold 12")), .init("shaded-background", true), .init("xpad", 0), .init("ypad", 0),
                 ]))
@@ -76,30 +76,30 @@ extension VideoPreview {
         case .window, .kms:
             // Nothing opens the display: a fakesink, and ``failure`` says why once attached, so
             // the session starts and runs on without the picture.
-            return [.init(windowSink ?? "fakesink", name: "\(prefix)_sink", timing)]
+            return [.init(windowSink ?? "fakesink", .sink, in: prefix, timing)]
         case .frames(.bgra):
-            return [.init("appsink", name: "\(prefix)_sink", appsink)]
+            return [.init("appsink", .sink, in: prefix, appsink)]
         case .frames(.jpeg):
-            return (overlay ? [.init("videoconvert", name: "\(prefix)_jpegconvert")] : [])
-                + [.init("jpegenc", name: "\(prefix)_jpeg", [.init("quality", 80)]), .init("appsink", name: "\(prefix)_sink", appsink)]
+            return (overlay ? [.init("videoconvert", .jpegconvert, in: prefix)] : [])
+                + [.init("jpegenc", .jpeg, in: prefix, [.init("quality", 80)]), .init("appsink", .sink, in: prefix, appsink)]
         case .none:
-            return [.init("fakesink", name: "\(prefix)_sink", timing)]
+            return [.init("fakesink", .sink, in: prefix, timing)]
         }
     }
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
-        let sinkElement = try branch.element("sink")
+        let sinkElement = try branch.element(.sink)
         let overlay = state.withLock { $0.overlay != nil }
         var labels: [GStreamerSwift.Element] = []
         if overlay {
-            for index in 0..<PreviewOverlay.maximumLabels { labels.append(try branch.element("label\(index)")) }
-            let size = Self.size(ofCaps: (try? branch.element("caps").get("caps")) ?? "")
-            try branch.pad("caps", "src").addBufferProbe { [weak self] buffer in
+            for index in 0..<PreviewOverlay.maximumLabels { labels.append(try branch.element(.label(index))) }
+            let size = Self.size(ofCaps: (try? branch.element(.caps).get("caps")) ?? "")
+            try branch.pad(.caps, "src").addBufferProbe { [weak self] buffer in
                 self?.drawOverlay(&buffer, width: size.width, height: size.height)
                 return .pass
             }
         }
-        try branch.pad("sink", "sink").addBufferProbe { [weak self] _ in
+        try branch.pad(.sink, "sink").addBufferProbe { [weak self] _ in
             self?.shown.add(1, ordering: .relaxed)
             return .pass
         }

@@ -23,6 +23,11 @@ extension Bin {
         return bin
     }
 
+    /// The element with `role` in the part keyed `part`.
+    func element(_ role: PipelinePlan.Role, in part: String) throws(GStreamerError) -> Element {
+        try element(named: role.name(in: part))
+    }
+
     /// The pad a link end names: `element.pad` (a static pad, or a request pad when it is a
     /// template such as `video_%u` or a request-only name such as hlssink2's `video`), or the
     /// element's always pad `src`/`sink`.

@@ -15,18 +15,18 @@ struct RunningBranch: Sendable {
     /// The connection the branch serves at this moment.
     var connection: CaptureConnection { slot.connection }
 
-    /// The branch's element `prefix_suffix`.
-    func element(_ suffix: String) throws(CaptureError) -> Element {
+    /// The branch's element with `role`, as the output's plan made it.
+    func element(_ role: PipelinePlan.Role) throws(CaptureError) -> Element {
         do {
-            return try bin.element(named: "\(prefix)_\(suffix)")
+            return try bin.element(role, in: prefix)
         } catch {
-            throw .pipelineFailed(error, element: "\(prefix)_\(suffix)")
+            throw .pipelineFailed(error, element: role.name(in: prefix))
         }
     }
 
     /// A static pad of a branch element.
-    func pad(_ suffix: String, _ pad: String) throws(CaptureError) -> Pad {
-        let element = try element(suffix)
+    func pad(_ role: PipelinePlan.Role, _ pad: String) throws(CaptureError) -> Pad {
+        let element = try element(role)
         do {
             return try element.staticPad(pad)
         } catch {

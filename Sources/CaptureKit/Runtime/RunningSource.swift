@@ -19,7 +19,7 @@ struct RunningSource: Sendable {
     /// loop and the subject-area monitor meter what leaves the bin.
     static func make(_ plan: PipelinePlan.Source, input: SessionGraph.Input, tee: Element) throws(CaptureError) -> RunningSource {
         let head = plan.head
-        let bin = try Bin.planned("\(plan.key)_bin", elements: head,
+        let bin = try Bin.planned(PipelinePlan.Role.bin.name(in: plan.key), elements: head,
                                   links: PipelinePlan.Link.chain(head))
         let format = input.format
         let device = input.device
@@ -40,8 +40,8 @@ struct RunningSource: Sendable {
                     device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat,
                     targetLuma: painter?.targetLuma(pixelFormat: format.pixelFormat) ?? AutoControlLoop.middleGray) : nil
                 if let painter {
-                    painter.install(on: try bin.element(named: "\(plan.key)_caps").staticPad("src"), loop: loop,
-                                   source: try bin.element(named: "\(plan.key)_src"))
+                    painter.install(on: try bin.element(.caps, in: plan.key).staticPad("src"), loop: loop,
+                                   source: try bin.element(.src, in: plan.key))
                 }
                 let monitor = SubjectAreaMonitor(device: device, width: format.width, height: format.height, pixelFormat: format.pixelFormat)
                 let exitLoop = painter == nil ? loop : nil
@@ -64,7 +64,7 @@ struct RunningSource: Sendable {
         let readback = plan.mediaType == .video ? device.backend.controller.flatMap { controller in
             controller.readsAutoValues ? AutoValueReadback(device: device, controller: controller, frameRate: input.frameRate) : nil
         } : nil
-        let controls = SourceControls(source: try? bin.element(named: "\(plan.key)_src"), crop: try? bin.element(named: "\(plan.key)_crop"),
+        let controls = SourceControls(source: try? bin.element(.src, in: plan.key), crop: try? bin.element(.crop, in: plan.key),
                                       backend: device.backend, readback: readback)
         if plan.mediaType == .video, device.completesByMetering { device.setRunningSource(controls) }
         return RunningSource(plan: plan, input: input, bin: bin, tee: tee, painter: painter, controls: controls)

@@ -25,7 +25,7 @@ extension SessionRuntime {
                 // Encoding yields to capture: an encoder's worker threads run at a lower priority,
                 // so a saturated encoder drops frames at its leaky queue rather than starve the
                 // sources' threads.
-                try bin.element(named: "\(plan.key)_queue").staticPad("src")
+                try bin.element(.queue, in: plan.key).staticPad("src")
                     .lowerEncoderWorkerPriority(until: stageTee.staticPad("sink"), toNice: EncodedStage.niceness)
             }
         } catch {
@@ -41,7 +41,7 @@ extension SessionRuntime {
         do throws(GStreamerError) {
             for (source, entry) in entries {
                 let (sourceTee, stage) = live.withLock { ($0.sources[source]?.tee, $0.running(source).flatMap { $0.tee == nil ? nil : $0 }) }
-                guard let tee = sourceTee ?? stage?.tee else { throw .noSuchElement(name: "\(source)_tee") }
+                guard let tee = sourceTee ?? stage?.tee else { throw .noSuchElement(name: PipelinePlan.Role.tee.name(in: source)) }
                 let teePad = try tee.requestPad("src_%u")
                 if node != nil { teePad.addBufferProbe { _ in gate.isOpen ? .pass : .drop } }
                 var feed = LiveBranch.Feed(tee: tee, teePad: teePad, entry: entry, linked: teePad)

@@ -12,7 +12,7 @@ extension StreamOutput {
         var audio: String?
         /// The container whose audio encoder the target takes: `.mp4` AAC, `.mkv` Opus.
         var audioCodec = MovieContainer.mp4
-        var counter: (element: String, pad: String)? = (element: "sink", pad: "sink")
+        var counter: (element: PipelinePlan.Role, pad: String)? = (element: .sink, pad: "sink")
     }
 
     /// The video part, named `prefix_…`: `queue` `prefix_queue` (leaky, one second: the
@@ -21,9 +21,9 @@ extension StreamOutput {
     /// `prefix_h264`. It takes H.264 from the source's encoded stage.
     func branch(prefix: String, source: SourceFormat) -> [PipelinePlan.Element] {
         [
-            .leakyQueue("\(prefix)_queue"),
-            .init("h264parse", name: "\(prefix)_parse", [.init("config-interval", -1)]),
-            .init("capsfilter", name: "\(prefix)_h264", [.init("caps", .caps("video/x-h264,stream-format=byte-stream,alignment=au"))]),
+            .leakyQueue(.queue, in: prefix),
+            .init("h264parse", .parse, in: prefix, [.init("config-interval", -1)]),
+            .init("capsfilter", .h264, in: prefix, [.init("caps", .caps("video/x-h264,stream-format=byte-stream,alignment=au"))]),
         ]
     }
 
@@ -42,10 +42,10 @@ extension StreamOutput {
         var entries = [PipelinePlan.Branch.Entry(source: branch.stage ?? videoInput.name, element: video[0].name)]
         if let audioTarget = tail.audio, let audioPort = branch.ports.first(where: { graph.inputs[$0.input].mediaType == .audio }) {
             let audio: [PipelinePlan.Element] = [
-                .leakyQueue("\(key)_aqueue"),
-                .init("audioconvert", name: "\(key)_aconvert"),
-                .init("audioresample", name: "\(key)_aresample"),
-                .init("capsfilter", name: "\(key)_acaps", [.init("caps", .caps(tail.audioCodec.audioCaps))]),
+                .leakyQueue(.aqueue, in: key),
+                .init("audioconvert", .aconvert, in: key),
+                .init("audioresample", .aresample, in: key),
+                .init("capsfilter", .acaps, in: key, [.init("caps", .caps(tail.audioCodec.audioCaps))]),
             ] + tail.audioCodec.audioEncoder(prefix: key)
             elements += audio
             links += PipelinePlan.Link.chain(audio) + [.init(from: audio[audio.count - 1].name, to: audioTarget)]
@@ -72,15 +72,15 @@ extension StreamOutput {
     /// Counts what goes in and out and what is sent, and hooks up the target's own signals.
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let tail = self.tail(prefix: branch.prefix)
-        try branch.pad("queue", "sink").addBufferProbe { [weak self] buffer in
+        try branch.pad(.queue, "sink").addBufferProbe { [weak self] buffer in
             self?.inFlight.withLock { $0.entered(buffer.presentationTime ?? 0) }
             return .pass
         }
-        try branch.pad("queue", "src").addBufferProbe { [weak self] buffer in
+        try branch.pad(.queue, "src").addBufferProbe { [weak self] buffer in
             self?.inFlight.withLock { $0.left(buffer.presentationTime ?? 0) }
             return .pass
         }
-        try branch.pad("parse", "src").addBufferProbe { [weak self] _ in
+        try branch.pad(.parse, "src").addBufferProbe { [weak self] _ in
             self?.framesSent.add(1, ordering: .relaxed)
             return .pass
         }

@@ -6,7 +6,7 @@ extension StreamOutput {
     /// files deleted). Video and AAC audio enter its `video` and `audio` pads; the bytes counted
     /// are the encoded video's.
     func hlsTail(prefix key: String, _ hls: HLSTarget) -> Tail {
-        let sink = PipelinePlan.Element("hlssink2", name: "\(key)_sink", [
+        let sink = PipelinePlan.Element("hlssink2", .sink, in: key, [
             .init("location", .string(hls.directory.appendingPathComponent("segment%05d.ts").path)),
             .init("playlist-location", .string(hls.playlistURL.path)),
             .init("target-duration", .int(hls.segmentDuration)),
@@ -14,7 +14,7 @@ extension StreamOutput {
             .init("max-files", .int(hls.playlistLength * 2)),
         ])
         return Tail(elements: [sink], links: [], video: "\(sink.name).video", audio: "\(sink.name).audio",
-                    counter: (element: "h264", pad: "src"))
+                    counter: (element: .h264, pad: "src"))
     }
 }
 

@@ -6,7 +6,7 @@ extension StreamOutput {
     /// by reference, to the one media all its clients share: one encode and one payloader
     /// serve every client, over UDP or TCP. Video only.
     func rtspTail(prefix key: String) -> Tail {
-        let sink = PipelinePlan.Element("appsink", name: "\(key)_sink", [
+        let sink = PipelinePlan.Element("appsink", .sink, in: key, [
             .init("sync", false), .init("async", false), .init("enable-last-sample", false),
             .init("max-buffers", 2), .init("drop", true),
         ])
@@ -19,17 +19,17 @@ extension StreamOutput {
     /// counted are the encoded video's. The credentials are set when the branch attaches, so
     /// that ``CaptureSession/pipelineDescription`` does not print the password.
     func rtspPublishTail(prefix key: String, url: String) -> Tail {
-        let sink = PipelinePlan.Element("rtspclientsink", name: "\(key)_sink", [
+        let sink = PipelinePlan.Element("rtspclientsink", .sink, in: key, [
             .init("location", .string(url)), .init("protocols", .nick("tcp")), .init("latency", 0),
             .init("async-handling", true), .init("tcp-timeout", 5000000),
         ])
-        return Tail(elements: [sink], links: [], video: "\(sink.name).sink_%u", counter: (element: "h264", pad: "src"))
+        return Tail(elements: [sink], links: [], video: "\(sink.name).sink_%u", counter: (element: .h264, pad: "src"))
     }
 
     /// A publisher gives the target's credentials as `rtspclientsink`'s `user-id` and `user-pw`.
     func attachRTSPPublish(_ branch: RunningBranch) throws(CaptureError) {
         guard case .rtspPublish(_, let credentials?) = target else { return }
-        let sink = try branch.element("sink")
+        let sink = try branch.element(.sink)
         do {
             try sink.set("user-id", .string(credentials.user))
             try sink.set("user-pw", .string(credentials.password))
@@ -44,7 +44,7 @@ extension StreamOutput {
     func attachRTSP(_ branch: RunningBranch) throws(CaptureError) {
         guard case .rtsp(let host, let port, let path, let credentials) = target else { return }
         stopRTSPServer()
-        let sink = try branch.element("sink")
+        let sink = try branch.element(.sink)
         do {
             let server = try RTSPServer(host: host, port: port, path: path, user: credentials?.user, password: credentials?.password,
                                         appSink: sink) { [weak self] clients in

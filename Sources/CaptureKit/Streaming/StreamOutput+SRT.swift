@@ -9,8 +9,8 @@ extension StreamOutput {
     /// (`auto-reconnect=false`): its failure goes to the output, which calls again with its own
     /// back-off and reports it in ``StreamOutput/status``.
     func srtTail(prefix key: String, _ srt: SRTTarget) -> Tail {
-        let mux = PipelinePlan.Element("mpegtsmux", name: "\(key)_mux", [.init("alignment", 7)])
-        let sink = PipelinePlan.Element("srtsink", name: "\(key)_sink", [
+        let mux = PipelinePlan.Element("mpegtsmux", .mux, in: key, [.init("alignment", 7)])
+        let sink = PipelinePlan.Element("srtsink", .sink, in: key, [
             .init("uri", .string(srt.uri)), .init("latency", .int(srt.latency)), .init("wait-for-connection", false),
             .init("auto-reconnect", false), .init("sync", false), .init("async", false),
         ])
@@ -23,7 +23,7 @@ extension StreamOutput {
     /// decodes from its first second rather than from the next key frame.
     func attachSRT(_ branch: RunningBranch) throws(CaptureError) {
         guard case .srt(let srt) = target else { return }
-        let sink = try branch.element("sink")
+        let sink = try branch.element(.sink)
         if let passphrase = srt.passphrase {
             do {
                 try sink.set("passphrase", .string(passphrase))
@@ -32,7 +32,7 @@ extension StreamOutput {
             }
         }
         guard srt.mode == .listener else { return }
-        let entry = try branch.pad("queue", "sink")
+        let entry = try branch.pad(.queue, "sink")
         sink.onSignal("caller-added") { [weak self] in
             self?.state.withLock { $0.statistics.clients += 1 }
             entry.push(.forceKeyUnit())

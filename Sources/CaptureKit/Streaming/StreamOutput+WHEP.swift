@@ -8,8 +8,8 @@ extension StreamOutput {
     /// `prefix_atee`, which each viewer whose offer takes audio joins with `queue ! rtpopuspay`.
     /// The bytes counted are the RTP packets sent to every viewer.
     func whepTail(prefix key: String) -> Tail {
-        let tee = PipelinePlan.Element("tee", name: "\(key)_tee", [.init("allow-not-linked", true)])
-        let audio = PipelinePlan.Element("tee", name: "\(key)_atee", [.init("allow-not-linked", true)])
+        let tee = PipelinePlan.Element("tee", .tee, in: key, [.init("allow-not-linked", true)])
+        let audio = PipelinePlan.Element("tee", .atee, in: key, [.init("allow-not-linked", true)])
         return Tail(elements: [tee, audio], links: [], video: tee.name, audio: audio.name, audioCodec: .mkv, counter: nil)
     }
 
@@ -17,7 +17,7 @@ extension StreamOutput {
     /// `whep://` target, starts in ``afterAttach(_:)``. `clients` counts the viewers connected.
     func attachWHEP(_ branch: RunningBranch) throws(CaptureError) {
         let endpoint = WHEPEndpoint(
-            prefix: branch.prefix, bin: branch.bin, tee: try branch.element("tee"), audioTee: try branch.element("atee"),
+            prefix: branch.prefix, bin: branch.bin, tee: try branch.element(.tee), audioTee: try branch.element(.atee),
             clients: { [weak self] count in self?.state.withLock { $0.statistics.clients = count } },
             sent: { [weak self] bytes in self?.sent(bytes: bytes) })
         state.withLock { $0.whep = endpoint }

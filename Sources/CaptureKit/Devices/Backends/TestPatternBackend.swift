@@ -18,6 +18,6 @@ struct TestPatternBackend: DeviceBackend {
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         var properties: [PipelinePlan.Property] = [.init("is-live", .bool(isLive )), .init("pattern", .nick(pattern))]
         if let frameCount { properties.append(.init("num-buffers", .int(frameCount))) }
-        return [.init("videotestsrc", name: "\(prefix)_src", properties)] + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
+        return [.init("videotestsrc", .src, in: prefix, properties)] + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 }

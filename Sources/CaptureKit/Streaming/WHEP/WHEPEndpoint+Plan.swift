@@ -7,19 +7,20 @@ extension WHEPEndpoint {
     func viewerPlan(_ name: String, offer: WHEPOffer, audio: Bool) -> PipelinePlan.Branch.Viewer {
         typealias Element = PipelinePlan.Element
         typealias Property = PipelinePlan.Property
+        typealias Role = PipelinePlan.Role
         typealias Link = PipelinePlan.Link
-        let queue = Element("queue", name: "\(name)queue", [Property("leaky", .nick("downstream")), Property("max-size-buffers", 30),
+        let queue = Element("queue", .queue, in: name, [Property("leaky", .nick("downstream")), Property("max-size-buffers", 30),
                                                            Property("max-size-bytes", 0), Property("max-size-time", 0)])
-        let pay = Element("rtph264pay", name: "\(name)pay", [Property("pt", .int(offer.videoPayload)), Property("config-interval", -1),
+        let pay = Element("rtph264pay", .pay, in: name, [Property("pt", .int(offer.videoPayload)), Property("config-interval", -1),
                                                             Property("aggregate-mode", .nick("zero-latency"))])
-        let webrtc = Element("webrtcbin", name: "\(name)webrtc", [Property("bundle-policy", .nick("max-bundle"))])
+        let webrtc = Element("webrtcbin", .webrtc, in: name, [Property("bundle-policy", .nick("max-bundle"))])
         var elements = [queue, pay, webrtc]
-        var links = [Link(from: "\(prefix)_tee", to: queue.name), Link(from: queue.name, to: pay.name), Link(from: pay.name, to: "\(webrtc.name).sink_%u")]
+        var links = [Link(from: Role.tee.name(in: prefix), to: queue.name), Link(from: queue.name, to: pay.name), Link(from: pay.name, to: "\(webrtc.name).sink_%u")]
         if audio, let payload = offer.audioPayload {
-            let aqueue = Element("queue", name: "\(name)aqueue", [Property("leaky", .nick("downstream"))])
-            let apay = Element("rtpopuspay", name: "\(name)apay", [Property("pt", .int(payload))])
+            let aqueue = Element("queue", .aqueue, in: name, [Property("leaky", .nick("downstream"))])
+            let apay = Element("rtpopuspay", .apay, in: name, [Property("pt", .int(payload))])
             elements += [aqueue, apay]
-            links += [Link(from: "\(prefix)_atee", to: aqueue.name), Link(from: aqueue.name, to: apay.name), Link(from: apay.name, to: "\(webrtc.name).sink_%u")]
+            links += [Link(from: Role.atee.name(in: prefix), to: aqueue.name), Link(from: aqueue.name, to: apay.name), Link(from: apay.name, to: "\(webrtc.name).sink_%u")]
         }
         return PipelinePlan.Branch.Viewer(key: name, elements: elements, links: links)
     }

@@ -229,7 +229,7 @@ final class WHEPEndpoint: Sendable {
         } catch {
             // Unlinks and removes what was linked, then whatever else was added.
             _ = removeViewer(id)
-            for element in ["\(name)webrtc", "\(name)pay", "\(name)queue", "\(name)apay", "\(name)aqueue"].compactMap({ try? bin.element(named: $0) }) {
+            for element in plan.elements.reversed().compactMap({ try? bin.element(named: $0.name) }) {
                 bin.remove(element)
             }
             return .failure(.pipelineFailed(error, element: name))
@@ -274,8 +274,7 @@ final class WHEPEndpoint: Sendable {
     /// Removes, on ``work``, the viewer one of whose elements is named `element` (one that
     /// failed); false when no viewer has it. Called from any thread; never blocks.
     func removeViewer(owning element: String) -> Bool {
-        guard element.hasPrefix("\(prefix)_whep"),
-              let id = state.withLock({ $0.viewers.values.first { $0.elements.contains { $0.name == element } }?.id }) else { return false }
+        guard let id = state.withLock({ $0.viewers.values.first { $0.elements.contains { $0.name == element } }?.id }) else { return false }
         work.async {
             if self.removeViewer(id) { CaptureLog.logger.info("WHEP viewer \(id): \(element) failed; removed") }
         }

@@ -21,20 +21,20 @@ struct FileBackend: DeviceBackend {
     /// timestamps made endless by `StreamLoop` at the converter.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         let source: PipelinePlan.Element = if let first = file.firstIndex {
-            .init("multifilesrc", name: "\(prefix)_src", [.init("location", .string(file.path)), .init("index", .int(first)),
+            .init("multifilesrc", .src, in: prefix, [.init("location", .string(file.path)), .init("index", .int(first)),
                                                           .init("loop", true), .init("caps", .caps(file.imageCaps))])
         } else {
-            .init("filesrc", name: "\(prefix)_src", [.init("location", .string(file.path))])
+            .init("filesrc", .src, in: prefix, [.init("location", .string(file.path))])
         }
         let head: [PipelinePlan.Element] = [
             source,
-            .init("decodebin", name: "\(prefix)_decode"),
-            .init("videoconvert", name: "\(prefix)_fileconvert"),
-            .init("videoscale", name: "\(prefix)_filescale"),
+            .init("decodebin", .decode, in: prefix),
+            .init("videoconvert", .fileconvert, in: prefix),
+            .init("videoscale", .filescale, in: prefix),
         ]
         let pacing: [PipelinePlan.Element] = file.isImage && file.firstIndex == nil
-            ? [.init("imagefreeze", name: "\(prefix)_freeze", [.init("is-live", true)])]
-            : [.init("videorate", name: "\(prefix)_filerate"), .init("clocksync", name: "\(prefix)_clock")]
+            ? [.init("imagefreeze", .freeze, in: prefix, [.init("is-live", true)])]
+            : [.init("videorate", .filerate, in: prefix), .init("clocksync", .clock, in: prefix)]
         return head + pacing + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 
@@ -43,7 +43,7 @@ struct FileBackend: DeviceBackend {
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
         guard !file.isImage || file.firstIndex != nil else { return nil }
         let path = file.path
-        _ = StreamLoop(on: try bin.element(named: "\(prefix)_fileconvert").staticPad("sink")) { restarts in
+        _ = StreamLoop(on: try bin.element(.fileconvert, in: prefix).staticPad("sink")) { restarts in
             CaptureLog.logger.warning("'\(path)' cannot seek back to its start; it stopped after \(restarts) play(s)")
         }
         return nil

@@ -36,12 +36,12 @@ struct LibcameraBackend: DeviceBackend {
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         // Controls set before the start go with the first request.
         let set = device.readState { $0.sourceControls }.sorted { $0.key < $1.key }.map { PipelinePlan.Property($0.key, .serialized($0.value), live: true) }
-        return [.init("libcamerasrc", name: "\(prefix)_src", [.init("camera-name", .string(cameraID))] + set),
-         .init("capsfilter", name: "\(prefix)_lccaps", [.init("caps", .caps(Self.cameraCaps(format, frameRate: device.pacedFrameRate)))]),
-         .init("queue", name: "\(prefix)_lcqueue", [.init("leaky", .nick("downstream")), .init("max-size-buffers", 2),
+        return [.init("libcamerasrc", .src, in: prefix, [.init("camera-name", .string(cameraID))] + set),
+         .init("capsfilter", .lccaps, in: prefix, [.init("caps", .caps(Self.cameraCaps(format, frameRate: device.pacedFrameRate)))]),
+         .init("queue", .lcqueue, in: prefix, [.init("leaky", .nick("downstream")), .init("max-size-buffers", 2),
                                                     .init("max-size-bytes", 0), .init("max-size-time", 0)]),
-         .init("videoconvert", name: "\(prefix)_lcconvert"),
-         .init("videoscale", name: "\(prefix)_lcscale")]
+         .init("videoconvert", .lcconvert, in: prefix),
+         .init("videoscale", .lcscale, in: prefix)]
             + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 
@@ -54,7 +54,7 @@ struct LibcameraBackend: DeviceBackend {
     /// Frames from those versions are therefore copied out at the source, which returns every
     /// buffer to libcamera at once.
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
-        let source = try bin.element(named: "\(prefix)_src")
+        let source = try bin.element(.src, in: prefix)
         let version = source.pluginVersion
         if Self.holdsBuffersUnsafely(version: version) {
             try source.staticPad("src").addCopyProbe()

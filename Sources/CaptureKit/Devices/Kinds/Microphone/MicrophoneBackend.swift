@@ -21,10 +21,10 @@ struct MicrophoneBackend: DeviceBackend {
             settings.append(.init("provide-clock", false))
         }
         return [
-            .init(factory, name: "\(prefix)_src", settings),
-            .init("audioconvert", name: "\(prefix)_convert"),
-            .init("audioresample", name: "\(prefix)_resample"),
-            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", .caps(audio.caps))]),
+            .init(factory, .src, in: prefix, settings),
+            .init("audioconvert", .convert, in: prefix),
+            .init("audioresample", .resample, in: prefix),
+            .init("capsfilter", .caps, in: prefix, [.init("caps", .caps(audio.caps))]),
         ]
     }
 }

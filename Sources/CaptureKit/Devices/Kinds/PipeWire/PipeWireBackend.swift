@@ -19,10 +19,10 @@ struct PipeWireBackend: DeviceBackend {
     /// connection it handed over (`fd`, which the element duplicates).
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         let remote = CameraPortal.remote.withLock { $0 }.map { [PipelinePlan.Property("fd", .int(Int($0)))] } ?? []
-        return [.init("pipewiresrc", name: "\(prefix)_src", [.init("target-object", .string(node)), .init("client-name", .string("capturekit")),
+        return [.init("pipewiresrc", .src, in: prefix, [.init("target-object", .string(node)), .init("client-name", .string("capturekit")),
                                                               .init("do-timestamp", true)] + remote),
-         .init("videoconvert", name: "\(prefix)_pwconvert"),
-         .init("videoscale", name: "\(prefix)_pwscale")]
+         .init("videoconvert", .pwconvert, in: prefix),
+         .init("videoscale", .pwscale, in: prefix)]
             + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 
@@ -30,7 +30,7 @@ struct PipeWireBackend: DeviceBackend {
     /// a RECONFIGURE reaching `pipewiresrc` would make it renegotiate the PipeWire stream, which
     /// PipeWire 0.3's element does by freeing buffers still in use downstream.
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
-        try bin.element(named: "\(prefix)_pwconvert").staticPad("sink").addProbe(.eventUpstream) { _, data in
+        try bin.element(.pwconvert, in: prefix).staticPad("sink").addProbe(.eventUpstream) { _, data in
             data == .event(.reconfigure) ? .drop : .ok
         }
         return nil

@@ -16,8 +16,8 @@ struct ScreenBackend: DeviceBackend {
     /// it converts only for a display whose layout CaptureKit has no name for. Damage tracking
     /// is off: it sends partial frames that the encoder would see as still ones.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        [.init("ximagesrc", name: "\(prefix)_src", [.init("display-name", .string(display)), .init("use-damage", false), .init("show-pointer", true)]),
-         .init("videoconvert", name: "\(prefix)_convert")]
+        [.init("ximagesrc", .src, in: prefix, [.init("display-name", .string(display)), .init("use-damage", false), .init("show-pointer", true)]),
+         .init("videoconvert", .convert, in: prefix)]
             + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 }

@@ -127,7 +127,7 @@ struct V4L2Backend: DeviceBackend {
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         var properties: [PipelinePlan.Property] = [.init("device", .string(path))]
         if let controls = device.extraControls { properties.append(.init("extra-controls", .serialized(controls), live: true)) }
-        return [.init("v4l2src", name: "\(prefix)_src", properties)] + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
+        return [.init("v4l2src", .src, in: prefix, properties)] + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 }
 

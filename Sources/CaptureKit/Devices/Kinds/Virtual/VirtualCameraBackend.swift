@@ -48,13 +48,13 @@ struct VirtualCameraBackend: DeviceBackend {
     /// frame: a second frame-sized allocation and copy, whose page faults made the first frame
     /// of a session 0.5–1.5 ms slower.
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
-        [.init("videotestsrc", name: "\(prefix)_src", [.init("is-live", true), .init("pattern", .nick("blink"))])]
+        [.init("videotestsrc", .src, in: prefix, [.init("is-live", true), .init("pattern", .nick("blink"))])]
             + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 
     /// The sensor paints at the caps filter; injected faults fail the source element.
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
-        let source = try bin.element(named: "\(prefix)_src")
+        let source = try bin.element(.src, in: prefix)
         device.installFaults(on: try source.staticPad("src"), element: source)
         return VirtualCameraSensor(device: device, width: format.width, height: format.height)
     }

@@ -16,17 +16,17 @@ struct VirtualMicrophoneBackend: DeviceBackend {
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         guard let audio = format.audioFormat ?? device.activeFormat.audioFormat else { return [] }
         return [
-            .init("audiotestsrc", name: "\(prefix)_src", [
+            .init("audiotestsrc", .src, in: prefix, [
                 .init("is-live", true), .init("wave", .nick("silence")),
                 .init("samplesperbuffer", .int(max(1, audio.sampleRate / Self.buffersPerSecond))),
             ]),
-            .init("capsfilter", name: "\(prefix)_caps", [.init("caps", .caps(audio.caps))]),
+            .init("capsfilter", .caps, in: prefix, [.init("caps", .caps(audio.caps))]),
         ]
     }
 
     func prepare(_ bin: Bin, prefix: String, device: CaptureDevice, format: CaptureDevice.Format) throws(GStreamerError) -> (any FramePainter)? {
         if let audio = format.audioFormat ?? device.activeFormat.audioFormat {
-            VirtualMicrophoneSignal.install(on: try bin.element(named: "\(prefix)_src").staticPad("src"), format: audio)
+            VirtualMicrophoneSignal.install(on: try bin.element(.src, in: prefix).staticPad("src"), format: audio)
         }
         return nil
     }
