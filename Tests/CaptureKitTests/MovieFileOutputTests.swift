@@ -103,7 +103,7 @@ struct MovieFileOutputTests {
         defer { test.session.stopRunning() }
         let events = RecordingEvents()
         movie.startRecording(to: try temporaryDirectory().appendingPathComponent("stall.mp4"), recordingDelegate: events)
-        try await Task.sleep(for: .seconds(0.5))
+        #expect(await waitFor(within: 10) { movie.recordedDuration.seconds >= 0.3 }, "recording")
         #expect(movie.droppedFrameCount == 0)
         let name = try #require(test.session.pipelineDescription.firstMatch(of: /name=(output\d+_sink)/)?.1)
         let pad = try test.session.runtime!.pipeline.element(named: String(name)).staticPad("sink")
@@ -116,10 +116,10 @@ struct MovieFileOutputTests {
             }
             return .pass
         }
-        for _ in 0..<100 where stalled.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .seconds(0.05)) }
+        #expect(await waitFor(within: 5) { stalled.load(ordering: .relaxed) >= 1 }, "the sink's thread stalls")
         try await Task.sleep(for: .seconds(0.3))
         #expect(movie.droppedFrameCount == 0, "frames waiting behind the stall are not dropped (yet)")
-        for _ in 0..<100 where stalled.load(ordering: .relaxed) < 2 { try await Task.sleep(for: .seconds(0.1)) }
+        #expect(await waitFor(within: 10) { stalled.load(ordering: .relaxed) >= 2 }, "the stall ends")
         try await Task.sleep(for: .seconds(0.5))
         let during = movie.droppedFrameCount
         let url = try #require(movie.outputFileURL)

@@ -31,7 +31,8 @@ struct StreamOutputTests {
         #expect(video.codec == "h264" && video.width == 640 && video.height == 480)
         #expect(video.frames >= 45, "\(video.frames) frames")
         #expect(output.status == .streaming && output.statistics.framesSent > 30)
-        try await Task.sleep(for: .seconds(4))
+        let first = directory.appendingPathComponent("segment00000.ts").path
+        #expect(await waitFor(within: 15) { !FileManager.default.fileExists(atPath: first) }, "the oldest segment is deleted once the playlist moved past it")
         let segments = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ts") }
         #expect(segments.count <= 5, "at most twice the playlist's length kept, and the one being written: \(segments.sorted())")
         #expect(!segments.contains("segment00000.ts"), "the oldest segment was deleted")

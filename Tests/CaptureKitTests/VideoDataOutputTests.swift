@@ -144,7 +144,10 @@ struct VideoDataOutputTests {
         defer { collectors.forEach { $0.cancel() } }
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
-        try await Task.sleep(for: .milliseconds(700))
+        // Until three frames of the same times have come from each output.
+        _ = await waitFor {
+            seen.lattices.withLock { all in Set(all[0].keys).intersection(all[1].keys).intersection(all[2].keys).count >= 3 }
+        }
         let all = seen.lattices.withLock { $0 }
         #expect(seen.sizes.withLock { $0 } == [[640, 480], [480, 640], [480, 640]])
         let common = Set(all[0].keys).intersection(all[1].keys).intersection(all[2].keys).sorted().prefix(3)
