@@ -78,7 +78,9 @@ struct StreamOutputTests {
         let survivor = try receiver("survivor.ts", seconds: 3)
         try await Self.wait(seconds: 10) { output.statistics.clients == 2 }
         #expect(output.statistics.clients == 2, "both receivers called in: \(doomed.output) \(survivor.output)")
-        try await Task.sleep(for: .seconds(1))
+        // Killed mid-stream: once it has written some of what it received.
+        let doomedFile = directory.appendingPathComponent("doomed.ts").path
+        try await Self.wait(seconds: 10) { ((try? FileManager.default.attributesOfItem(atPath: doomedFile)[.size] as? Int) ?? 0) > 20_000 }
         doomed.kill()
         #expect(try await survivor.wait(seconds: 15), "the other receiver reads on: \(survivor.output)")
         let probe = try MovieProbe(directory.appendingPathComponent("survivor.ts").path)
@@ -104,7 +106,8 @@ struct StreamOutputTests {
         let test = try TestSession(preset: .vga640x480, outputs: [caller, hls])
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
-        try await Task.sleep(for: .seconds(2))
+        // Killed mid-stream: once it has received some of it.
+        try await Self.wait(seconds: 10) { ((try? FileManager.default.attributesOfItem(atPath: first.path)[.size] as? Int) ?? 0) > 200_000 }
         receiver.kill()
         let framesBefore = hls.statistics.framesSent
         try await Self.wait(seconds: 10) { if case .failed = caller.status { true } else { false } }

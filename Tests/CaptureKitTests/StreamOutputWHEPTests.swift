@@ -166,7 +166,7 @@ extension StreamOutputWHEPTests {
         #expect(output.statistics.clients == 0, "the vanished viewer was removed")
         print("WHEP: a killed browser's viewer removed after \(Int(Date().timeIntervalSince(killed))) s")
         let sent = output.statistics.framesSent
-        try await Task.sleep(for: .seconds(1))
+        try await StreamOutputTests.wait(seconds: 5) { output.statistics.framesSent > sent }
         #expect(test.session.isRunning && output.status == .streaming && output.statistics.framesSent > sent)
     }
 }
