@@ -1,12 +1,8 @@
-#define _GNU_SOURCE
 #include "ck_portal.h"
 
 #include <gio/gio.h>
 #include <gio/gunixfdlist.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #define PORTAL_NAME "org.freedesktop.portal.Desktop"
 #define PORTAL_PATH "/org/freedesktop/portal/desktop"
@@ -147,22 +143,4 @@ int ck_portal_open_pipewire_remote(const char *address, char **error) {
     if (fds) g_object_unref(fds);
     g_object_unref(bus);
     return fd;
-}
-
-int ck_socket_peer_pid(int fd) {
-    struct ucred credentials;
-    socklen_t length = sizeof credentials;
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0 || credentials.pid <= 0) return -1;
-    return credentials.pid;
-}
-
-int ck_unix_socket_peer_pid(const char *path) {
-    struct sockaddr_un address = { .sun_family = AF_UNIX };
-    if (strlen(path) >= sizeof address.sun_path) return -1;
-    strcpy(address.sun_path, path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    int pid = connect(fd, (struct sockaddr *)&address, sizeof address) == 0 ? ck_socket_peer_pid(fd) : -1;
-    close(fd);
-    return pid;
 }

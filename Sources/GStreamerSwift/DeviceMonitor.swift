@@ -1,6 +1,5 @@
 import CGStreamer
 import CGStreamerSys
-import Synchronization
 
 /// A device GstDeviceMonitor reports.
 public struct MonitoredDevice: Sendable, Equatable {
@@ -76,7 +75,6 @@ public struct MonitoredDevice: Sendable, Equatable {
 /// Lists devices of a class and reports hot-plug through a `BusWatch`.
 public final class DeviceMonitor: Sendable {
     private let pointer: CPointer<GstDeviceMonitor>
-    private let abandoned = Atomic<Bool>(false)
 
     /// Monitors devices whose class matches `deviceClass` (e.g. "Video/Source").
     ///
@@ -92,29 +90,8 @@ public final class DeviceMonitor: Sendable {
     }
 
     deinit {
-        guard !abandoned.load(ordering: .acquiring) else { return }
         gst_device_monitor_stop(pointer.raw)
         gst_object_unref(UnsafeMutableRawPointer(pointer.raw))
-    }
-
-    /// Leaves the monitor, and the providers it started, running for the rest of the process:
-    /// it is never stopped nor freed. For a provider whose stop is unsafe: GStreamer's PipeWire
-    /// provider (PipeWire 0.3) frees its registry proxy a second time when its daemon went away
-    /// while it was connected, corrupting the heap.
-    public func abandon() {
-        abandoned.store(true, ordering: .releasing)
-    }
-
-    /// Whether ``abandon()`` was called.
-    public var isAbandoned: Bool { abandoned.load(ordering: .acquiring) }
-
-    /// Whether the device provider `provider` (a factory name) is started: by any monitor of the
-    /// process, since providers are one object per factory.
-    public static func isProviderStarted(_ provider: String) -> Bool {
-        GStreamer.initialize()
-        guard let instance = gst_device_provider_factory_get_by_name(provider) else { return false }
-        defer { gst_object_unref(UnsafeMutableRawPointer(instance)) }
-        return gst_device_provider_is_started(instance) != 0
     }
 
     /// The devices present now (probes once).

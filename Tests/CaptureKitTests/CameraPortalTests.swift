@@ -92,53 +92,6 @@ struct CameraPortalTests {
         #expect(!CaptureDevice.devices(for: .video).contains { $0.uniqueID == camera }, "still listed once the portal's connection closed")
     }
 
-    @Test("a PipeWire daemon is known by its socket's far end and its start time: it runs until it ends, and device monitors whose PipeWire provider it served are left running rather than stopped (PipeWire 0.3's provider would free its registry twice)")
-    func daemonGone() async throws {
-        let session = try BackgroundProcess(PipeWireSession.script, ["--", "/bin/sh", "-c",
-                                                                     "echo \"$XDG_RUNTIME_DIR\"; echo $$ > \"$XDG_RUNTIME_DIR/inner.pid\"; exec sleep 60"])
-        var runtime = ""
-        for _ in 0..<200 where runtime.isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
-            runtime = session.output.split(separator: "\n").first.map(String.init) ?? ""
-        }
-        try #require(!runtime.isEmpty, "the PipeWire session did not start: \(session.output)")
-        var ended = false
-        defer { if !ended { PipeWireSession.end(runtime: runtime, session) } }
-        let daemon = try #require(PipeWireDaemon.servingDefaultSocket(environment: ["XDG_RUNTIME_DIR": runtime]))
-        #expect(daemon.isRunning)
-        #expect(PipeWireDaemon.servingDefaultSocket(environment: ["XDG_RUNTIME_DIR": runtime, "PIPEWIRE_REMOTE": runtime + "/pipewire-0"]) == daemon)
-        #expect(PipeWireDaemon.servingDefaultSocket(environment: ["XDG_RUNTIME_DIR": runtime, "PIPEWIRE_REMOTE": "no-such-socket"]) == nil)
-        #expect(PipeWireDaemon.servingDefaultSocket(environment: [:]) == nil)
-        // Through a connection of the process's own, as the portal hands one over.
-        let connection = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(connection) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { path in _ = (runtime + "/pipewire-0").utf8CString.withUnsafeBytes { path.copyMemory(from: $0) } }
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        try #require(connected == 0, "connected to the daemon")
-        #expect(PipeWireDaemon(serving: connection) == daemon)
-        // GStreamer's PipeWire provider started on it may stop while it runs; not once it has gone.
-        #expect(PipeWireKind.mayStop(providerStarted: true, daemon: daemon))
-        PipeWireSession.end(runtime: runtime, session)
-        ended = true
-        #expect(!daemon.isRunning)
-        #expect(!PipeWireKind.mayStop(providerStarted: true, daemon: daemon), "the provider is connected to a daemon that is gone")
-        #expect(PipeWireKind.mayStop(providerStarted: false, daemon: daemon), "a provider not started has nothing to stop")
-        #expect(PipeWireKind.mayStop(providerStarted: true, daemon: nil), "a provider that found no daemon never connected")
-        // Monitors released while a kind says stopping is unsafe are left running, never freed.
-        struct Unsafe: DeviceKind {
-            func describe(_ found: MonitoredDevice) -> DeviceCandidate? { nil }
-            var monitorsMayStop: Bool { false }
-        }
-        let monitors = [DeviceMonitor(deviceClass: "Video/Source"), DeviceMonitor(deviceClass: "Audio/Source")]
-        DeviceRegistry.releaseMonitors(monitors.map { ($0, nil) }, kinds: [Unsafe()])
-        #expect(monitors.allSatisfy { $0.isAbandoned })
-        let safe = DeviceMonitor(deviceClass: "Video/Source")
-        DeviceRegistry.releaseMonitors([(safe, nil)], kinds: [])
-        #expect(!safe.isAbandoned)
-    }
-
     @Test("a granted request: notDetermined, then authorized, and PipeWire sources read through the connection the portal handed over")
     func granted() async throws {
         try await Self.withPortal(answering: 0) { _ async throws in

@@ -1,8 +1,7 @@
 // ck_portal.h - xdg-desktop-portal's Camera portal over GDBus (org.freedesktop.portal.Camera):
 // whether a portal runs, AccessCamera and its Response, and OpenPipeWireRemote. Each call opens
 // its own connection to the bus at `address` (the session bus's address), so that nothing is
-// cached from one call, or one bus, to the next. Also: which process serves a PipeWire
-// connection (the daemon at the far end of a Unix socket).
+// cached from one call, or one bus, to the next.
 #ifndef CK_PORTAL_H
 #define CK_PORTAL_H
 
@@ -18,12 +17,5 @@ int ck_portal_access_camera(const char *address, int timeout_ms, char **error);
 /// Calls OpenPipeWireRemote: a file descriptor for pipewiresrc's `fd` (the caller closes it),
 /// or -1. `error` as above.
 int ck_portal_open_pipewire_remote(const char *address, char **error);
-
-/// The process at the far end of the connected Unix socket `fd` (SO_PEERCRED), or -1.
-int ck_socket_peer_pid(int fd);
-
-/// Connects to the Unix socket at `path` and returns the process that accepted (its peer), or
-/// -1 when none listens there.
-int ck_unix_socket_peer_pid(const char *path);
 
 #endif

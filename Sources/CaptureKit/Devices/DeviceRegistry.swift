@@ -20,10 +20,6 @@ final class DeviceRegistry: Sendable {
         contextDevices = DeviceKinds.all.flatMap { $0.makeContextDevices() }
     }
 
-    deinit {
-        monitor.withLock { slot in Self.releaseMonitors(slot ?? []) }
-    }
-
     /// The context's own device with that uniqueID.
     func contextDevice(uniqueID: String) -> CaptureDevice? {
         contextDevices.first { $0.uniqueID == uniqueID }
@@ -149,15 +145,6 @@ final class DeviceRegistry: Sendable {
         }
     }
 
-    /// Lets `monitors` stop as they are freed, unless a kind says stopping them now is unsafe:
-    /// then they are left running for the rest of the process (a few threads and a connection),
-    /// rather than corrupt the heap.
-    static func releaseMonitors(_ monitors: [(DeviceMonitor, BusWatch?)], kinds: [any DeviceKind] = DeviceKinds.all) {
-        guard let kind = kinds.first(where: { !$0.monitorsMayStop }) else { return }
-        CaptureLog.logger.warning("device monitors left running: \(type(of: kind)) cannot stop its provider safely now (its daemon went away)")
-        for (monitor, _) in monitors { monitor.abandon() }
-    }
-
     /// Starts the monitors into `slot` (none running); returns the uniqueIDs they found.
     private func startMonitors(into slot: inout [(DeviceMonitor, BusWatch?)]?) -> Set<String> {
         // libcamera's provider logs every camera manager start at INFO on stderr; keep its
@@ -189,7 +176,6 @@ final class DeviceRegistry: Sendable {
             // The old monitors stop before the new ones start: providers are shared, and one
             // already started would not start again with what changed.
             for (_, watch) in slot ?? [] { watch?.stop() }
-            Self.releaseMonitors(slot ?? [])
             slot = nil
             let before = Set(known.withLock { $0.filter { !$0.value.isNamedOnly && $0.value.device.isConnected }.keys })
             let found = startMonitors(into: &slot)

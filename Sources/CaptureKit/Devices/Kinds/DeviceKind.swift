@@ -31,9 +31,6 @@ protocol DeviceKind: Sendable {
     /// connection the camera portal handed over, for its device provider). Runs on the caller's
     /// thread, with no monitor running.
     func prepareMonitoring()
-    /// Whether the device monitors may be stopped now (PipeWire: not while GStreamer's provider
-    /// is connected to a daemon that went away, whose stop would corrupt the heap).
-    var monitorsMayStop: Bool { get }
 }
 
 extension DeviceKind {
@@ -51,8 +48,6 @@ extension DeviceKind {
     var mayBeDefault: Bool { true }
 
     func prepareMonitoring() {}
-
-    var monitorsMayStop: Bool { true }
 }
 
 /// What the monitors found, for the kinds that list devices of their own.

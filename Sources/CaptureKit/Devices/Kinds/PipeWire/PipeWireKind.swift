@@ -1,6 +1,5 @@
 import Foundation
 import GStreamerSwift
-import Synchronization
 
 /// Cameras a running PipeWire daemon serves (desktop cameras shared by browsers, Flatpak apps,
 /// OBS), as GStreamer's PipeWire provider reports its `Video/Source` nodes. Opening a camera
@@ -16,34 +15,8 @@ struct PipeWireKind: DeviceKind {
     /// ended before the provider listened.
     func prepareMonitoring() {
         let remote = CameraPortal.remote.withLock { $0 }.flatMap { Self.isOpen($0) ? $0 : nil }
-        DeviceMonitor.setProviderProperty("fd", remote.map(String.init) ?? "-1", onProvider: Self.provider)
-        // A started provider keeps the connection it has; one about to start connects now.
-        guard !DeviceMonitor.isProviderStarted(Self.provider) else { return }
-        let daemon = remote.map { PipeWireDaemon(serving: $0) } ?? PipeWireDaemon.servingDefaultSocket()
-        Self.providerDaemon.withLock { $0 = daemon }
+        DeviceMonitor.setProviderProperty("fd", remote.map(String.init) ?? "-1", onProvider: "pipewiredeviceprovider")
     }
-
-    /// GStreamer's PipeWire provider stops by destroying its registry proxy, which PipeWire 0.3
-    /// already freed when the daemon went away: a double free (seen with AddressSanitizer, from
-    /// the device monitor's stop). While the provider is started on a daemon that is gone, the
-    /// monitors are left running instead (see `DeviceRegistry`); a connection it never made is
-    /// safe to stop.
-    var monitorsMayStop: Bool {
-        Self.mayStop(providerStarted: DeviceMonitor.isProviderStarted(Self.provider), daemon: Self.providerDaemon.withLock { $0 })
-    }
-
-    /// Whether a provider `providerStarted` or not, connected to `daemon` (nil: none answered),
-    /// may stop.
-    static func mayStop(providerStarted: Bool, daemon: PipeWireDaemon?) -> Bool {
-        guard providerStarted, let daemon else { return true }
-        return daemon.isRunning
-    }
-
-    static let provider = "pipewiredeviceprovider"
-
-    /// The daemon GStreamer's PipeWire provider connected to when it last started. The provider
-    /// is one object for the whole process (GStreamer keeps one per factory), so this is too.
-    static let providerDaemon = Mutex<PipeWireDaemon?>(nil)
 
     /// Whether the socket `fd` is still connected: no hang-up, error or closed far end pending.
     static func isOpen(_ fd: Int32) -> Bool {
