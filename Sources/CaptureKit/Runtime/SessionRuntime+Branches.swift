@@ -58,7 +58,7 @@ extension SessionRuntime {
             }
         } catch {
             // Errors the half-added branch posts on its way out concern no one.
-            live.withLock { $0.move(plan.key, .joinFailed) }
+            _ = live.withLock { $0.move(plan.key, .joinFailed) }
             pipeline.remove(bin)
             for feed in feeds { feed.release() }
             if let output = node?.output { detach(output, error: .captureCancelled) }

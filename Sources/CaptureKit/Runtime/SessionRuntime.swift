@@ -108,7 +108,7 @@ final class SessionRuntime: Sendable {
         // by other outputs) never sees the error. The bus thread then takes the branch out.
         pipeline.bus.setErrorSyncHandler { [weak self] element, origin in
             guard let self, case .branch(let key, let output) = owner(of: origin), !output.takesError(fromElement: element) else { return }
-            live.withLock { $0.move(key, .failed) }
+            _ = live.withLock { $0.move(key, .failed) }
         }
         watch.withLock { $0 = BusWatch(pipeline: pipeline, routing: onMessage) }
     }
