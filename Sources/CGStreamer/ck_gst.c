@@ -68,10 +68,6 @@ void ck_value_set_floating(GValue *value, double number) {
     else g_value_set_double(value, number);
 }
 
-GType ck_fraction_type(void) {
-    return GST_TYPE_FRACTION;
-}
-
 gboolean ck_is_tag_setter(gpointer element) {
     return GST_IS_TAG_SETTER(element);
 }

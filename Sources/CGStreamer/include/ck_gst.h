@@ -35,9 +35,6 @@ gboolean ck_value_set_integer(GValue *value, gint64 integer);
 /// Sets `number` into `value`, initialised as a double or a float.
 void ck_value_set_floating(GValue *value, double number);
 
-/// GST_TYPE_FRACTION, for g_value_init.
-GType ck_fraction_type(void);
-
 /// GST_IS_BIN.
 gboolean ck_is_bin(gpointer element);
 
