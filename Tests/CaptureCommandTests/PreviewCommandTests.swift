@@ -41,15 +41,17 @@ struct PreviewCommandTests {
         }
     }
 
-    /// `capture preview -d virtual --preset vga640x480 --duration 30` with more `arguments`,
-    /// running on `display` until the test ends it; terminated if the test fails first.
+    /// `capture preview -d virtual --preset vga640x480` with more `arguments`, running on
+    /// `display` until the test ends it; terminated if the test fails first. Its `--duration`
+    /// is far beyond any test's: a 30 s one ran out under Debian 13's CI load before a slow
+    /// test had sent its close request, and the preview ended by its duration instead.
     final class Running {
         let process = Process()
         private let out = Pipe(), err = Pipe()
 
         init(_ arguments: [String], display: String) throws {
             process.executableURL = binaries.appendingPathComponent("capture")
-            process.arguments = ["preview", "-d", "virtual", "--preset", "vga640x480", "--duration", "30"] + arguments
+            process.arguments = ["preview", "-d", "virtual", "--preset", "vga640x480", "--duration", "600"] + arguments
             var environment = ProcessInfo.processInfo.environment
             environment["DISPLAY"] = display
             process.environment = environment
@@ -60,8 +62,15 @@ struct PreviewCommandTests {
 
         deinit { if process.isRunning { process.terminate() } }
 
-        /// Waits for the exit: its status, standard output and standard error.
-        func finish() -> (status: Int32, output: String, error: String) {
+        /// Waits for the exit: its status, standard output and standard error. A preview still
+        /// running after `timeout` seconds is an issue, and is interrupted.
+        func finish(timeout: TimeInterval = 60) -> (status: Int32, output: String, error: String) {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning {
+                Issue.record("the preview was still running \(Int(timeout)) s after the test ended it")
+                process.interrupt()
+            }
             let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
