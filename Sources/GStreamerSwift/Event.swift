@@ -27,6 +27,14 @@ public final class Event: Sendable {
         return Event(owning: gst_video_event_new_upstream_force_key_unit(GstClockTime.max, allHeaders ? 1 : 0, 0))
     }
 
+    /// Asks an upstream encoder for a key frame at the first frame whose running time is at
+    /// least `runningTime` (nanoseconds), with the parameter sets: a request made ahead of time,
+    /// which the encoder keeps until that frame comes.
+    public static func forceKeyUnit(at runningTime: UInt64) -> Event {
+        GStreamer.initialize()
+        return Event(owning: gst_video_event_new_upstream_force_key_unit(GstClockTime(runningTime), 1, 0))
+    }
+
     /// A custom downstream event carrying an empty structure called `name`, serialised with
     /// buffers (it arrives after every buffer sent before it).
     public static func customDownstream(_ name: String) -> Event {

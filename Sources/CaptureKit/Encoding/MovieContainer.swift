@@ -23,14 +23,17 @@ enum MovieContainer: String, Sendable, CaseIterable {
     /// The muxer `prefix_mux`. For mp4/mov with a valid `fragmentInterval`: standard fragments
     /// (`moof`+`mdat`) every interval while recording, which `MovieFinalizer` turns into a file
     /// with a normal index when it is finished; `fragment-duration` takes precedence over
-    /// `faststart` and robust muxing, so neither is set.
-    func muxer(prefix: String, fragmentInterval: CaptureTime) -> PipelinePlan.Element {
+    /// `faststart` and robust muxing, so neither is set. `streamable` writes the fragments only,
+    /// never going back to the header and with no index at the end (a segmented recording cuts
+    /// the stream into files).
+    func muxer(prefix: String, fragmentInterval: CaptureTime, streamable: Bool = false) -> PipelinePlan.Element {
         switch self {
         case .mp4, .mov:
             var properties: [PipelinePlan.Property] = []
             if fragmentInterval.isNumeric, fragmentInterval.seconds > 0 {
                 properties = [.init("fragment-duration", .int(max(1, Int((fragmentInterval.seconds * 1000).rounded())))),
                               .init("fragment-mode", .nick("dash-or-mss"))]
+                if streamable { properties.append(.init("streamable", true)) }
             }
             return .init(self == .mp4 ? "mp4mux" : "qtmux", .mux, in: prefix, properties)
         case .mkv:

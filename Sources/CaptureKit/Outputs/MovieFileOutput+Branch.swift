@@ -13,39 +13,19 @@ extension MovieFileOutput {
     /// stage with them.
     var videoEncoding: VideoCodecSettings? { state.withLock { $0.recording?.settings.codec } }
 
-    /// The whole branch: the video part from the video port's tee and, when the session has a
-    /// microphone, `queue` `prefix_aqueue` ! `audioconvert` ! `audioresample` ! caps ! the
-    /// container's audio encoder and parser from the audio port's tee, both into the muxer
-    /// `prefix_mux` (`video_%u`, `audio_%u`) ! `filesink` `prefix_sink` (unbuffered, not
-    /// synchronised). It ends with end of stream, so the muxer finishes the file.
+    /// The whole branch while recording (``MovieBranchPlan``), into a `filesink` `prefix_sink`
+    /// (unbuffered, not synchronised); the video queue alone when not recording.
     func plan(_ branch: SessionGraph.Branch, graph: SessionGraph) -> PipelinePlan.Branch {
         let key = branch.name
-        let videoInput = graph.inputs[branch.input]
-        let video = self.branch(prefix: key, source: SourceFormat(videoInput))
         guard let recording = state.withLock({ $0.recording }) else {
-            return .init(key: key, chain: video, source: videoInput.name)
+            return .init(key: key, chain: self.branch(prefix: key, source: SourceFormat(graph.inputs[branch.input])), source: graph.inputs[branch.input].name)
         }
         let container = recording.settings.container
-        let mux = container.muxer(prefix: key, fragmentInterval: recording.settings.fragmentInterval)
         let sink = PipelinePlan.Element("filesink", .sink, in: key, [
             .init("location", .string(recording.settings.url.path)), .init("buffer-mode", .nick("unbuffered")), .init("sync", false), .init("async", false),
         ])
-        var elements = video + [mux, sink]
-        var links = PipelinePlan.Link.chain(video) + [.init(from: video[video.count - 1].name, to: "\(mux.name).video_%u"),
-                                              .init(from: mux.name, to: sink.name)]
-        var entries = [PipelinePlan.Branch.Entry(source: branch.stage ?? videoInput.name, element: video[0].name)]
-        if let audioPort = branch.ports.first(where: { graph.inputs[$0.input].mediaType == .audio }) {
-            let audio: [PipelinePlan.Element] = [
-                .leakyQueue(.aqueue, in: key),
-                .init("audioconvert", .aconvert, in: key),
-                .init("audioresample", .aresample, in: key),
-                .init("capsfilter", .acaps, in: key, [.init("caps", .caps(container.audioCaps))]),
-            ] + container.audioEncoder(prefix: key)
-            elements += audio
-            links += PipelinePlan.Link.chain(audio) + [.init(from: audio[audio.count - 1].name, to: "\(mux.name).audio_%u")]
-            entries.append(.init(source: graph.inputs[audioPort.input].name, element: audio[0].name))
-        }
-        return PipelinePlan.Branch(key: key, elements: elements, links: links, entries: entries, finishesWithEndOfStream: true)
+        return MovieBranchPlan.plan(branch, graph: graph, container: container,
+                                    muxer: container.muxer(prefix: key, fragmentInterval: recording.settings.fragmentInterval), sink: sink)
     }
 
     /// Hooks the recording's probes onto its branch: the start gate and duration limit at the

@@ -1,0 +1,102 @@
+import Foundation
+
+/// A segmented recording folder's `index.json`: its segments in the order they were written,
+/// each with its wall-clock start and its place on its recording's capture clock. Rebuilt from
+/// the files (their names and boxes) when missing or damaged, so a restart continues it.
+struct SegmentIndex: Codable, Sendable, Equatable {
+    struct Entry: Codable, Sendable, Equatable {
+        /// The file, relative to the folder.
+        var file: String
+        /// Its first frame's wall-clock time (ISO 8601, UTC, milliseconds).
+        var start: String
+        /// Which recording it belongs to (they are numbered from 1 in the folder).
+        var recording: Int
+        /// Seconds from the recording's first frame to this segment's (the capture clock).
+        var startTime: Double
+        var duration: Double
+        var frames: Int
+        var bytes: Int64
+        /// Being written (the recording was running when the index was saved).
+        var open: Bool
+    }
+
+    var version = 1
+    var segments: [Entry] = []
+
+    static let fileName = "index.json"
+
+    /// The folder's index: read, or rebuilt from the files when missing or damaged.
+    static func load(folder: URL) -> SegmentIndex {
+        let url = folder.appendingPathComponent(fileName)
+        if let data = try? Data(contentsOf: url), let index = try? JSONDecoder().decode(SegmentIndex.self, from: data), index.version == 1 {
+            return index
+        }
+        return rebuild(folder: folder)
+    }
+
+    /// An index made from the segment files under `folder`: ordered by start, a file whose
+    /// video starts at 0 on the capture clock (within a frame) beginning a new recording.
+    static func rebuild(folder: URL) -> SegmentIndex {
+        let root = folder.standardizedFileURL.path
+        var found: [(Date, Entry)] = []
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])
+        while let url = files?.nextObject() as? URL {
+            guard SegmentNaming.supportedExtensions.contains(url.pathExtension.lowercased()), let file = SegmentFile(url: url) else { continue }
+            let path = url.standardizedFileURL.path
+            let relative = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : url.lastPathComponent
+            let modified = (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? Date()
+            let date = SegmentNaming.date(fromName: url.deletingPathExtension().lastPathComponent) ?? file.created
+                ?? modified.addingTimeInterval(-file.duration)
+            found.append((date, Entry(file: relative, start: Self.format(date), recording: 0, startTime: file.startTime, duration: file.duration,
+                                      frames: file.frameCount, bytes: file.byteCount, open: false)))
+        }
+        var index = SegmentIndex()
+        var recording = 0
+        for (_, entry) in found.sorted(by: { $0.0 < $1.0 }) {
+            var entry = entry
+            // A recording's first file starts its video at 0 (a tick or so in: the muxer's first decode time).
+            if entry.startTime < 0.02 || recording == 0 { recording += 1 }
+            entry.recording = recording
+            index.segments.append(entry)
+        }
+        return index
+    }
+
+    /// Writes the index atomically (a new file renamed over the old).
+    func save(folder: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: folder.appendingPathComponent(Self.fileName), options: .atomic)
+    }
+
+    /// The last segment's start, for names that must sort after it.
+    var lastStart: Date? { segments.compactMap { Self.date($0.start) }.max() }
+
+    /// The number for a new recording.
+    var nextRecording: Int { (segments.map(\.recording).max() ?? 0) + 1 }
+
+    /// Adds or updates the entry for `segment` of `recording`.
+    mutating func record(_ segment: MovieSegment, recording: Int, folder: URL, open: Bool) {
+        let root = folder.standardizedFileURL.path, path = segment.url.standardizedFileURL.path
+        let file = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : segment.url.lastPathComponent
+        let entry = Entry(file: file, start: Self.format(segment.startDate), recording: recording, startTime: segment.startTime,
+                          duration: segment.duration, frames: segment.frameCount, bytes: segment.byteCount, open: open)
+        if let existing = segments.lastIndex(where: { $0.file == file }) {
+            segments[existing] = entry
+        } else {
+            segments.append(entry)
+        }
+    }
+
+    static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+}

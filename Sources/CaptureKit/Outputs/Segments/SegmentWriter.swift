@@ -1,0 +1,202 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Cuts one fragmented MP4/MOV stream, as the muxer writes it, into segment files.
+///
+/// The muxer writes its header (`ftyp`, `moov`) once, then fragments (`moof` + `mdat`), a new
+/// video fragment at every key frame. Each segment file is the header (its creation time set to
+/// the segment's start) followed by whole fragments: a new file begins at the first video
+/// fragment starting with a key frame at or past the next boundary. So every sample is in
+/// exactly one file, decode times go on from file to file (each fragment keeps its own), and a
+/// closed file is final; the open one is playable up to its last whole fragment.
+///
+/// Threading: `write` runs on the muxer's streaming thread (through the sink's probe) and
+/// `finish` on the session's; both take a short lock around file calls (`open`, `write`,
+/// `close`) and never wait for anything else. Each fragment is flushed to disk (`fsync`) on a
+/// queue of its own, on a duplicate of the file's descriptor. `events` is called after the lock,
+/// on the calling thread, and must not block.
+final class SegmentWriter: Sendable {
+    enum Event: Sendable {
+        case started(MovieSegment)
+        case finished(MovieSegment, MovieSegment.EndReason, CaptureError?)
+        /// Writing failed: the recording ends (after the open segment's `finished`).
+        case failed(CaptureError)
+    }
+
+    private struct Open {
+        var descriptor: Int32
+        var segment: MovieSegment
+        /// Decode time (video time scale) of the segment's first video sample.
+        var videoStart: UInt64?
+        var videoTicks: UInt64 = 0
+    }
+
+    private struct State {
+        var header: [UInt8] = []
+        var tracks: [FragmentedMovie.Track] = []
+        var open: Open?
+        /// Seconds on the capture clock where the next segment may begin.
+        var nextBoundary: Double
+        var failed = false
+        var finished = false
+        var lastDate: Date?
+        /// The wall-clock time of the recording's first frame.
+        var recordingStart: Date?
+    }
+
+    private let segmentDuration: Double
+    private let naming: SegmentNaming
+    private let events: @Sendable (Event) -> Void
+    private let state: Mutex<State>
+    private let syncQueue = DispatchQueue(label: "CaptureKit.SegmentWriter.sync")
+
+    /// `after` is the start of the last segment already in the folder: names sort after it.
+    init(segmentDuration: Double, naming: SegmentNaming, after: Date?, events: @escaping @Sendable (Event) -> Void) {
+        self.segmentDuration = segmentDuration
+        self.naming = naming
+        self.events = events
+        state = Mutex(State(nextBoundary: segmentDuration, lastDate: after))
+    }
+
+    /// The wall-clock time of the recording's first frame, as it enters the branch (before the
+    /// muxer writes anything): segments are named from it and their capture-clock start.
+    func setRecordingStart(_ date: Date) {
+        state.withLock { $0.recordingStart = date }
+    }
+
+    /// The muxer's next bytes (one box, or part of an `mdat`): false once writing failed.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var happened: [Event] = []
+        let ok = state.withLock { state -> Bool in
+            guard !state.failed, !state.finished else { return false }
+            if state.tracks.isEmpty {
+                guard FragmentedMovie.boxType(bytes) == FragmentedMovie.moof else {
+                    state.header.append(contentsOf: bytes)
+                    return true
+                }
+                state.tracks = state.header.withUnsafeBytes { FragmentedMovie.tracks(in: $0) }
+            }
+            if FragmentedMovie.boxType(bytes) == FragmentedMovie.moof {
+                // The fragment before this one is whole: to disk, off this thread.
+                if let open = state.open { sync(dup(open.descriptor)) }
+                fragment(bytes, &state, &happened)
+            }
+            guard let descriptor = state.open?.descriptor else { return !state.failed }
+            guard Self.writeAll(descriptor, bytes) else {
+                fail(&state, &happened, .recordingFailed(state.open!.segment.url, error: .pipelineFailed(element: "segment", message: String(cString: strerror(errno))),
+                                                         usable: true))
+                return false
+            }
+            state.open?.segment.byteCount += Int64(bytes.count)
+            return true
+        }
+        happened.forEach(events)
+        return ok
+    }
+
+    /// Closes the open segment (the recording ended), with `error` when it failed.
+    func finish(error: CaptureError?) {
+        var happened: [Event] = []
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.finished = true
+            close(&state, &happened, reason: error == nil ? .stopped : .failed, error: error)
+        }
+        happened.forEach(events)
+    }
+
+    /// A fragment begins: opens the first file, or the next at a boundary; counts the video.
+    private func fragment(_ bytes: UnsafeRawBufferPointer, _ state: inout State, _ happened: inout [Event]) {
+        let video = state.tracks.first { $0.isVideo }
+        let runs = FragmentedMovie.runs(inFragment: bytes, tracks: state.tracks)
+        let videoRun = runs.first { $0.track == video?.id }
+        let scale = Double(max(1, video?.timescale ?? 1))
+        if let run = videoRun, run.startsWithKeyFrame, state.open != nil {
+            let time = Double(run.decodeTime) / scale
+            let tolerance = Double(run.duration) / Double(max(1, run.samples)) / scale / 2
+            if time + tolerance >= state.nextBoundary {
+                close(&state, &happened, reason: .boundary, error: nil)
+                while state.nextBoundary <= time + tolerance { state.nextBoundary += segmentDuration }
+                open(&state, &happened, at: time)
+            }
+        }
+        if state.open == nil, !state.failed { open(&state, &happened, at: videoRun.map { Double($0.decodeTime) / scale } ?? 0) }
+        guard let run = videoRun, var open = state.open else { return }
+        if open.videoStart == nil { open.videoStart = run.decodeTime }
+        open.videoTicks += run.duration
+        open.segment.frameCount += run.samples
+        open.segment.duration = Double(open.videoTicks) / scale
+        state.open = open
+    }
+
+    /// Opens the segment starting `time` seconds into the recording, writing the header with
+    /// its creation time.
+    private func open(_ state: inout State, _ happened: inout [Event], at time: Double) {
+        var date = (state.recordingStart ?? Date()).addingTimeInterval(time)
+        // Names stay in order and unique when the wall clock steps back (a restart after NTP).
+        if let last = state.lastDate, date <= last { date = last.addingTimeInterval(0.001) }
+        state.lastDate = date
+        let url: URL
+        do throws(CaptureError) {
+            url = try naming.url(for: date)
+        } catch {
+            return fail(&state, &happened, error)
+        }
+        let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            return fail(&state, &happened, errno == ENOSPC ? .diskFull(url, freeBytes: Recording.freeBytes(at: url), limit: 0, finished: false)
+                : .recordingFailed(url, error: .pipelineFailed(element: "segment", message: "cannot create the file: \(reason)"), usable: false))
+        }
+        var header = state.header
+        if let field = header.withUnsafeBytes({ FragmentedMovie.creationTimeField(in: $0) }) {
+            let seconds = UInt64(max(0, date.timeIntervalSince1970)) + FragmentedMovie.epochOffset
+            let width = field.wide ? 8 : 4
+            for index in 0..<width { header[field.offset + index] = UInt8(truncatingIfNeeded: seconds >> (8 * (width - 1 - index))) }
+            header.replaceSubrange((field.offset + width)..<(field.offset + 2 * width), with: header[field.offset..<(field.offset + width)])
+        }
+        let segment = MovieSegment(url: url, startDate: date, startTime: time, duration: 0, frameCount: 0, byteCount: Int64(header.count))
+        guard header.withUnsafeBytes({ Self.writeAll(descriptor, $0) }) else {
+            Foundation.close(descriptor)
+            return fail(&state, &happened, .recordingFailed(url, error: .pipelineFailed(element: "segment", message: String(cString: strerror(errno))), usable: false))
+        }
+        state.open = Open(descriptor: descriptor, segment: segment)
+        happened.append(.started(segment))
+    }
+
+    private func close(_ state: inout State, _ happened: inout [Event], reason: MovieSegment.EndReason, error: CaptureError?) {
+        guard let open = state.open else { return }
+        state.open = nil
+        sync(open.descriptor)
+        happened.append(.finished(open.segment, reason, error))
+    }
+
+    private func fail(_ state: inout State, _ happened: inout [Event], _ error: CaptureError) {
+        state.failed = true
+        close(&state, &happened, reason: .failed, error: error)
+        happened.append(.failed(error))
+    }
+
+    /// Flushes `descriptor`'s file to disk on the sync queue, then closes the descriptor.
+    private func sync(_ descriptor: Int32) {
+        guard descriptor >= 0 else { return }
+        syncQueue.async {
+            fsync(descriptor)
+            Foundation.close(descriptor)
+        }
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+/// Continuous recording into segment files, judged by ffprobe: each segment the asked length to
+/// the frame, every frame in exactly one file, timestamps and audio running on across files,
+/// names and creation times from the wall clock, and the folder's index.
+@Suite("Segmented movie file output", .ownDevices, .serialized)
+struct SegmentedMovieFileOutputTests {
+    /// Records `seconds` of the 640x480 virtual camera (and microphone when `audio`) in segments
+    /// of `segment` seconds into `folder`.
+    static func record(into folder: URL, seconds: Double, segment: Int = 1, audio: Bool = true) async throws -> (SegmentEvents, SegmentedMovieFileOutput) {
+        let output = SegmentedMovieFileOutput()
+        try output.setSegmentDuration(CaptureTime(value: Int64(segment), timescale: 1))
+        output.movieFragmentInterval = CaptureTime(value: 1, timescale: 2)
+        let test = try MovieFileOutputTests.session(audio: audio, outputs: [output])
+        try await test.session.checked.startRunning()
+        defer { test.session.stopRunning() }
+        let events = SegmentEvents()
+        try output.startRecording(to: folder, delegate: events)
+        #expect(output.isRecording)
+        try await Task.sleep(for: .seconds(seconds))
+        output.stopRecording()
+        let ending = try await events.recordingFinished(within: 10)
+        #expect(ending == .some(nil), "did-finish-recording: \(String(describing: ending))")
+        #expect(!output.isRecording)
+        return (events, output)
+    }
+
+    @Test("1 s segments of a 3.5 s recording: each closed one 30 frames to the frame, all frames once, times running on, named and dated by the wall clock")
+    func segments() async throws {
+        let folder = try temporaryDirectory().appendingPathComponent("door", isDirectory: true)
+        let before = Date()
+        let (events, _) = try await Self.record(into: folder, seconds: 3.5)
+        let finished = events.finished
+        #expect(finished.count >= 3, "\(events.all)")
+        #expect(finished.dropLast().allSatisfy { $0.1 == .boundary } && finished.last?.1 == .stopped, "\(finished.map(\.1))")
+        var expectedStart = 0.0
+        var previousEnd: Double?
+        for (index, (segment, _)) in finished.enumerated() {
+            let probe = try MovieProbe(segment.url.path)
+            let video = try #require(probe.video, "\(probe)")
+            let audio = try #require(probe.audio, "\(probe)")
+            #expect(video.codec == "h264" && audio.codec == "aac")
+            if index < finished.count - 1 {
+                #expect(video.frames == 30, "segment \(index): \(video.frames) frames")
+            }
+            #expect(video.frames == segment.frameCount, "segment \(index): ffprobe counts \(video.frames), the delegate said \(segment.frameCount)")
+            // Times run on: each file starts where the last ended.
+            #expect(abs(video.startTime - expectedStart) < 0.002, "segment \(index) starts at \(video.startTime), expected \(expectedStart)")
+            if let previousEnd { #expect(abs(segment.startTime - previousEnd) < 0.002) }
+            previousEnd = segment.startTime + segment.duration
+            expectedStart += Double(video.frames) / 30
+            // Named by the wall clock of its first frame, to the millisecond.
+            let name = segment.url.deletingPathExtension().lastPathComponent
+            #expect(name == SegmentNaming.name(for: segment.startDate), "\(name)")
+            #expect(segment.startDate >= before.addingTimeInterval(-1) && segment.startDate <= Date())
+            #expect(segment.url.deletingLastPathComponent().standardizedFileURL == folder.standardizedFileURL)
+            #expect(Int64(probe.size) == segment.byteCount)
+        }
+        // Names sort by time, and follow each other by the segment length on the capture clock.
+        let names = finished.map { $0.0.url.lastPathComponent }
+        #expect(names == names.sorted())
+        // The index lists them all, closed, with the capture clock.
+        let index = try JSONDecoder().decode(SegmentIndex.self, from: Data(contentsOf: folder.appendingPathComponent("index.json")))
+        #expect(index.segments.map(\.file) == names)
+        #expect(index.segments.allSatisfy { !$0.open && $0.recording == 1 })
+        #expect(index.segments.map(\.frames) == finished.map { $0.0.frameCount })
+    }
+}
