@@ -18,6 +18,12 @@ struct Record: AsyncParsableCommand {
             leaves the file, playable up to its last fragment. A signal while an .mp4 or .mov is \
             given its index leaves it in its fragments, playable, with a warning. A folder that \
             cannot take the file is refused before the camera starts.
+
+            With -o a folder (DIR/) or a strftime pattern, or with --segment, it records \
+            continuously in segments of --segment seconds (default 60): complete MP4 or MOV \
+            files named by the UTC time of their first frame, cut at key frames so that each \
+            frame is in exactly one file and the times run on from file to file, listed in the \
+            folder's index.json. Each closed segment's path is printed as it closes.
             """
     )
 
@@ -27,8 +33,15 @@ struct Record: AsyncParsableCommand {
     @Option(help: "A microphone: a uniqueID, an index from 'capture devices', 'default', 'virtual' (the virtual microphone) or 'none'.")
     var audio = "none"
 
-    @Option(name: .shortAndLong, help: "Where to write the movie: .mp4, .mov or .mkv.")
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Where to write the movie: .mp4, .mov or .mkv; or a folder (DIR/) or strftime pattern (DIR/%Y-%m-%d/%H-%M-%S.mp4) for segments.",
+        valueName: "path"))
     var output = "movie.mp4"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Record continuously in segments of this many seconds (1 to 86400; default 60 when -o is a folder or pattern).", valueName: "seconds"),
+            transform: Seconds.positive)
+    var segment: Double?
 
     @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
@@ -63,6 +76,7 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        if isSegmented { return try validateSegments() }
         try OutputFile.checkUsage(output, option: "-o", example: "movie.mp4")
         if let bitrate, bitrate <= 0 {
             throw ValidationError("--bitrate \(bitrate) must be a number of kbit/s greater than 0")
@@ -71,6 +85,7 @@ struct Record: AsyncParsableCommand {
 
     func run() async throws {
         global.bootstrapLogging()
+        if isSegmented { return try await runSegmented() }
         let url = URL(fileURLWithPath: output)
         try preflight(url)
         let session = CaptureSession()

@@ -15,6 +15,7 @@ extension SegmentedMovieFileOutput {
         guard let recording = state.withLock({ $0.recording }) else {
             return .init(key: key, chain: self.branch(prefix: key, source: SourceFormat(graph.inputs[branch.input])), source: graph.inputs[branch.input].name)
         }
+        recording.stage.withLock { $0 = branch.stage }
         let container = recording.naming.container
         let sink = PipelinePlan.Element("fakesink", .sink, in: key, [.init("sync", false), .init("async", false)])
         return MovieBranchPlan.plan(branch, graph: graph, container: container,
@@ -27,9 +28,8 @@ extension SegmentedMovieFileOutput {
         guard let recording = state.withLock({ $0.recording }), recording.progress.withLock({ !$0.finished && !$0.attached }) else {
             throw .pipelineFailed(element: branch.prefix, message: "the segmented output is not recording")
         }
-        let entry = try branch.pad(.vqueue, "sink")
-        recording.entry.withLock { $0 = entry }
-        entry.addBufferProbe { buffer in
+        try askKeyFrames(recording, branch: branch)
+        try branch.pad(.vqueue, "sink").addBufferProbe { buffer in
             guard let time = buffer.runningTime else { return .drop }
             return recording.admitVideo(runningTime: time, isKeyFrame: !buffer.isDeltaUnit) ? .pass : .drop
         }
@@ -45,6 +45,32 @@ extension SegmentedMovieFileOutput {
             return .drop
         }
         recording.progress.withLock { $0.attached = true }
+    }
+
+    /// Asks the shared encoder for a key frame at each boundary: a probe on the encoder's sink
+    /// pad sends an immediate key-frame request, from downstream, just before the first frame
+    /// at or past the boundary goes in, so that frame is the key frame.
+    ///
+    /// Requests naming a running time ahead were tried first: GStreamer 1.22's encoders that
+    /// shift their output times (x264enc, by 1000 hours) measure the first frame's running time
+    /// in the shifted times, and then ignore every timed request as long past. The segments
+    /// followed the encoder's own key-frame interval (2 s segments for 1 s asked, at 1080p).
+    private func askKeyFrames(_ recording: SegmentedRecording, branch: RunningBranch) throws(CaptureError) {
+        guard let stage = recording.stage.withLock({ $0 }) else {
+            throw .pipelineFailed(element: branch.prefix, message: "the segmented output's branch has no encoded stage")
+        }
+        let encoderSink: Pad, parserSink: Pad
+        do {
+            encoderSink = try branch.pipeline.element(named: PipelinePlan.Role.enc.name(in: stage)).staticPad("sink")
+            parserSink = try branch.pipeline.element(named: PipelinePlan.Role.parse.name(in: stage)).staticPad("sink")
+        } catch {
+            throw .pipelineFailed(error, element: PipelinePlan.Role.enc.name(in: stage))
+        }
+        let id = encoderSink.addBufferProbe { buffer in
+            if let time = buffer.runningTime, recording.keyFrameDue(runningTime: time) { _ = parserSink.push(.forceKeyUnit()) }
+            return .pass
+        }
+        recording.encoderProbe.withLock { $0 = (encoderSink, id) }
     }
 
     /// The branch is gone (stopped, failed, or the session stopped): the open segment is closed.

@@ -100,6 +100,10 @@ public final class SegmentedMovieFileOutput: OutputNode {
         state.withLock { $0.codecSettings = settings }
     }
 
+    /// The H.264 encoder recordings use on this machine (`vah264enc`, `x264enc`, …); nil when it
+    /// has none.
+    public var videoEncoderName: String? { owner.context.videoEncoder?.name }
+
     /// Whether a recording is under way (from `startRecording` until did-finish-recording).
     public var isRecording: Bool { state.withLock { $0.recording != nil } }
 

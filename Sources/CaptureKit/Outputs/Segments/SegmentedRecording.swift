@@ -11,8 +11,8 @@ final class SegmentedRecording: Sendable {
     struct Progress {
         /// The first admitted key frame's running time: the recording's zero.
         var start: UInt64?
-        /// The running time of the next boundary the encoder has been asked a key frame for.
-        var nextRequest: UInt64 = 0
+        /// The running time of the next boundary, where the encoder is asked for a key frame.
+        var nextKeyFrame: UInt64 = .max
         var finished = false
         var attached = false
         /// Why the recording ends, when something other than a stop ends it.
@@ -24,8 +24,11 @@ final class SegmentedRecording: Sendable {
     let codec: VideoCodecSettings
     let fragmentInterval: CaptureTime
     let progress = Mutex(Progress())
-    /// The video entry's pad, for the key frames asked of the encoder.
-    let entry = Mutex<Pad?>(nil)
+    /// The shared encoder's sink pad and the probe there that asks for key frames (removed
+    /// when the recording ends: the encoder outlives it).
+    let encoderProbe = Mutex<(pad: Pad, id: UInt)?>(nil)
+    /// The key of the encoded stage the branch takes its video from (set when planned).
+    let stage = Mutex<String?>(nil)
     let log: SegmentLog
     let writer: SegmentWriter
 
@@ -39,26 +42,30 @@ final class SegmentedRecording: Sendable {
     }
 
     /// An encoded video frame at the branch's entry: the first key frame starts the recording
-    /// (frames before it are refused) and asks the encoder for a key frame at the first
-    /// boundary; the frame at a boundary asks for the next one, a segment ahead.
-    func admitVideo(runningTime pts: UInt64, isKeyFrame: Bool) -> Bool {
+    /// (frames before it are refused) and sets the first boundary.
+    func admitVideo(runningTime: UInt64, isKeyFrame: Bool) -> Bool {
         var started = false
-        let request = progress.withLock { progress -> UInt64? in
-            guard !progress.finished, progress.start != nil || isKeyFrame else { return nil }
+        let admitted = progress.withLock { progress -> Bool in
+            guard !progress.finished, progress.start != nil || isKeyFrame else { return false }
             if progress.start == nil {
-                progress.start = pts
-                progress.nextRequest = pts + segmentNanoseconds
+                progress.start = runningTime
+                progress.nextKeyFrame = runningTime + segmentNanoseconds
                 started = true
-                return progress.nextRequest
             }
-            guard pts >= progress.nextRequest else { return 0 }
-            progress.nextRequest += segmentNanoseconds * ((pts - progress.nextRequest) / segmentNanoseconds + 1)
-            return progress.nextRequest
+            return true
         }
-        guard let request else { return false }
         if started { writer.setRecordingStart(Date()) }
-        if request > 0 { _ = entry.withLock { $0 }?.push(.forceKeyUnit(at: request)) }
-        return true
+        return admitted
+    }
+
+    /// A raw frame about to enter the encoder (on the encoder's thread): true when it is the
+    /// first at or past the next boundary, which must then be a key frame.
+    func keyFrameDue(runningTime: UInt64) -> Bool {
+        progress.withLock { progress in
+            guard !progress.finished, progress.start != nil, runningTime >= progress.nextKeyFrame else { return false }
+            progress.nextKeyFrame += segmentNanoseconds * ((runningTime - progress.nextKeyFrame) / segmentNanoseconds + 1)
+            return true
+        }
     }
 
     /// An audio buffer at the branch's entry: admitted once the recording has started.
@@ -77,6 +84,7 @@ final class SegmentedRecording: Sendable {
             return !progress.finished
         }
         guard first else { return }
+        if let (pad, id) = encoderProbe.withLock({ probe in defer { probe = nil }; return probe }) { pad.removeProbe(id) }
         writer.finish(error: error)
         log.recordingFinished(output: output, error: error)
     }
