@@ -60,7 +60,14 @@ struct ReadmeCommandTests {
                     let eachLine = result.output.split(separator: "\n").allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }
                     #expect(whole != nil || eachLine, "\(line) printed one JSON document or JSON lines: \(result.output)")
                 }
-                if let flag = words.firstIndex(of: "-o"), flag + 1 < words.count, !words.contains("--bracket") {
+                if let flag = words.firstIndex(of: "-o"), flag + 1 < words.count, words.contains("--segment") {
+                    // Segments: each closed one's path, a file under the folder (or the pattern's folder).
+                    let target = words[flag + 1].trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+                    let folder = directory.appendingPathComponent(String(target.prefix { $0 != "%" }))
+                    let paths = result.output.split(separator: "\n").map(String.init)
+                    #expect(!paths.isEmpty && paths.allSatisfy { $0.hasPrefix(folder.path) && FileManager.default.fileExists(atPath: $0) },
+                            "\(line): \(result.output)")
+                } else if let flag = words.firstIndex(of: "-o"), flag + 1 < words.count, !words.contains("--bracket") {
                     let file = directory.appendingPathComponent(words[flag + 1])
                     #expect(result.output == file.path + "\n" || result.output == words[flag + 1] + "\n", "\(line): \(result.output)")
                     #expect(FileManager.default.fileExists(atPath: file.path), "\(line) wrote \(file.path)")

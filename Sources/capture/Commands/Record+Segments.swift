@@ -42,6 +42,8 @@ extension Record {
         try session.checked.addOutput(segments)
         try segments.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }))
         if global.verbose { Self.note("encoder: \(segments.videoEncoderName ?? "no H.264 encoder")") }
+        let destination = URL(fileURLWithPath: output, isDirectory: !output.contains("%"))
+        try segments.checkDestination(destination)
 
         let trap = InterruptTrap()
         try await session.checked.startRunning()
@@ -50,7 +52,7 @@ extension Record {
             throw RuntimeFailure(message: "interrupted before the recording started; nothing was written")
         }
         let events = SegmentEvents()
-        try segments.startRecording(to: URL(fileURLWithPath: output, isDirectory: !output.contains("%")), delegate: events)
+        try segments.startRecording(to: destination, delegate: events)
         if global.verbose { Self.note("pipeline: \(session.pipelineDescription)") }
         trap.onInterrupt { segments.stopRecording() }
         let timer = duration.map { seconds in

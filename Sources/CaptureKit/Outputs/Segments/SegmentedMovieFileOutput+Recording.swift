@@ -45,6 +45,14 @@ extension SegmentedMovieFileOutput {
         }
     }
 
+    /// Checks, without recording, what ``startRecording(to:delegate:queue:)`` checks of
+    /// `destination`: the folder is one (made when missing) that takes files, and the container
+    /// (a pattern's extension, else ``fileType``) is one segments are written in. For a command
+    /// that must refuse before its camera starts.
+    public func checkDestination(_ destination: URL) throws(CaptureError) {
+        _ = try SegmentNaming(destination: destination, fileType: fileType)
+    }
+
     /// Stops the recording: the open segment gets its last fragment and is closed, and the
     /// delegate hears its did-finish (`.stopped`), then did-finish-recording. Does nothing when
     /// not recording. Safe from any thread, delegate methods included; returns once the

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+
+/// `capture record` in segments: files judged by ffprobe, the folder's index.json, kill -9 in
+/// the middle of a segment, a restart into the same folder, a lost index, patterns, and the
+/// usage errors.
+@Suite("capture record in segments", .serialized)
+struct SegmentedRecordCommandTests {
+    /// The folder's index.json, as data.
+    struct Index: Decodable {
+        struct Entry: Decodable {
+            var file: String
+            var start: String
+            var recording: Int
+            var startTime: Double
+            var duration: Double
+            var frames: Int
+            var bytes: Int
+            var open: Bool
+        }
+
+        var segments: [Entry]
+
+        init(_ folder: URL) throws {
+            self = try JSONDecoder().decode(Index.self, from: Data(contentsOf: folder.appendingPathComponent("index.json")))
+        }
+    }
+
+    /// The frames, the first video time, and the creation time ffprobe reads in `file`.
+    static func probe(_ file: URL) throws -> (frames: Int, start: Double, created: String?, audio: Bool) {
+        let probe = try Probe(file)
+        let video = try #require(probe.stream("video"), "\(file.lastPathComponent): \(probe.fields)")
+        return (Int(probe.field(video, "nb_read_frames") ?? "") ?? 0, Double(probe.field(video, "start_time") ?? "") ?? -1,
+                probe.fields["format.tags.creation_time"], probe.stream("audio") != nil)
+    }
+
+    @Test("-o DIR/ --segment 1: each closed segment 30 frames, times running on from file to file, paths printed, creation times and index.json")
+    func segments() throws {
+        let directory = try scratchDirectory()
+        let result = try launch("capture", ["record", "-d", "virtual", "--audio", "virtual", "--preset", "vga640x480",
+                                            "--segment", "1", "--duration", "3.5", "-o", "door/"], in: directory)
+        #expect(result.status == 0, "\(result.error)")
+        let printed = result.output.split(separator: "\n").map { URL(fileURLWithPath: String($0)) }
+        #expect(printed.count == 4, "\(result.output)")
+        let folder = directory.appendingPathComponent("door")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mp4") }.sorted()
+        #expect(files == printed.map(\.lastPathComponent), "printed \(printed), found \(files)")
+        var expectedStart = 0.0
+        for (index, file) in files.enumerated() {
+            let (frames, start, created, audio) = try Self.probe(folder.appendingPathComponent(file))
+            if index < files.count - 1 { #expect(frames == 30, "\(file): \(frames) frames") }
+            #expect(abs(start - expectedStart) < 0.002, "\(file) starts at \(start), expected \(expectedStart)")
+            expectedStart += Double(frames) / 30
+            #expect(audio, "\(file) has its audio")
+            // The creation time is the name's, to the second.
+            let name = file.replacingOccurrences(of: ".mp4", with: "")
+            let nameSecond = String(name.prefix(19)).replacingOccurrences(of: "T", with: " ")
+            let parts = nameSecond.split(separator: " ")
+            let expected = "\(parts[0])T\(parts[1].replacingOccurrences(of: "-", with: ":"))"
+            #expect(created?.hasPrefix(expected) == true, "\(file): creation_time \(created ?? "none")")
+        }
+        let index = try Index(folder)
+        #expect(index.segments.map(\.file) == files)
+        #expect(index.segments.allSatisfy { !$0.open && $0.recording == 1 })
+        #expect(index.segments.dropLast().allSatisfy { $0.frames == 30 && abs($0.duration - 1) < 0.001 })
+    }
+
+    @Test("kill -9 in a segment: closed segments whole, the open one playable to its last fragment; a restart continues the folder and its index")
+    func killedAndRestarted() throws {
+        let directory = try scratchDirectory()
+        let folder = directory.appendingPathComponent("bench")
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent("capture")
+        process.arguments = ["record", "-d", "virtual", "--audio", "virtual", "--preset", "vga640x480", "--segment", "2", "--fragment", "0.5",
+                             "-o", folder.path + "/"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first segment's path is printed when it closes: then 1.2 s into the second.
+        let first = out.fileHandleForReading.availableLine(within: 20)
+        #expect(first != nil, "no segment closed")
+        Thread.sleep(forTimeInterval: 1.2)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mp4") }.sorted()
+        #expect(files.count == 2, "\(files)")
+        let closed = try Self.probe(folder.appendingPathComponent(files[0]))
+        #expect(closed.frames == 60 && closed.audio, "\(closed)")
+        let open = try Self.probe(folder.appendingPathComponent(files[1]))
+        // At least 1.2 s into it (the first one's path is printed once the second's first
+        // fragment is written), with 0.5 s fragments: at least 0.7 s of it survives, less than
+        // a whole segment, and it follows the first.
+        #expect(open.frames >= 21 && open.frames < 60 && abs(open.start - 2) < 0.002, "\(open)")
+        let decoded = try runProcess(URL(fileURLWithPath: "/usr/bin/ffmpeg"), ["-v", "error", "-i", folder.appendingPathComponent(files[1]).path, "-f", "null", "-"])
+        #expect(decoded.status == 0 && decoded.error.isEmpty, "ffmpeg decodes the open segment: \(decoded.error)")
+        let killed = try Index(folder)
+        #expect(killed.segments.map(\.file) == files && killed.segments.map(\.open) == [false, true], "\(killed.segments.map(\.file))")
+
+        // A restart continues: the old segments stay listed, the new ones are recording 2, sorted after.
+        let again = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--segment", "1", "--duration", "1.5",
+                                           "-o", folder.path + "/"])
+        #expect(again.status == 0, "\(again.error)")
+        let index = try Index(folder)
+        #expect(index.segments.count == 4, "\(index.segments.map(\.file))")
+        #expect(index.segments.prefix(2).map(\.recording) == [1, 1] && index.segments.dropFirst(2).map(\.recording) == [2, 2])
+        #expect(index.segments.map(\.file) == index.segments.map(\.file).sorted())
+        #expect(index.segments[2].startTime < 0.002, "a new recording starts its own clock: \(index.segments[2].startTime)")
+
+        // A damaged index is rebuilt from the files: the same segments, recordings told apart by their clocks.
+        try Data("{ not json".utf8).write(to: folder.appendingPathComponent("index.json"))
+        let third = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--segment", "1", "--duration", "1",
+                                           "-o", folder.path + "/"])
+        #expect(third.status == 0, "\(third.error)")
+        let rebuilt = try Index(folder)
+        #expect(rebuilt.segments.prefix(4).map(\.file) == index.segments.map(\.file))
+        #expect(rebuilt.segments.prefix(4).map(\.recording) == [1, 1, 2, 2] && rebuilt.segments.last?.recording == 3,
+                "\(rebuilt.segments.map(\.recording))")
+        #expect(rebuilt.segments[0].frames == 60 && rebuilt.segments[1].frames == open.frames)
+    }
+
+    @Test("a strftime pattern: folders made as named, in UTC, the index in the pattern's fixed folder")
+    func pattern() throws {
+        let directory = try scratchDirectory()
+        let result = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--segment", "1", "--duration", "1.5",
+                                            "-o", "cams/%Y/%m-%d/front-%H%M%S.mov"], in: directory)
+        #expect(result.status == 0, "\(result.error)")
+        let paths = result.output.split(separator: "\n").map(String.init)
+        #expect(paths.count == 2, "\(result.output)")
+        let today = Date()
+        let year = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: today).year!
+        for path in paths {
+            #expect(path.contains("/cams/\(year)/") && path.hasSuffix(".mov") && path.contains("/front-"), "\(path)")
+            let probe = try Probe(URL(fileURLWithPath: path))
+            #expect(probe.fields["format.format_name"]?.contains("mov") == true)
+        }
+        let index = try Index(directory.appendingPathComponent("cams"))
+        #expect(index.segments.count == 2 && index.segments[0].file.hasPrefix("\(year)/"), "\(index.segments.map(\.file))")
+    }
+
+    @Test("usage errors name the value and what is valid; a folder that takes no file is refused before the camera starts",
+          arguments: [
+              (["--segment", "0.5", "-o", "d/"], "--segment 0.5 is out of range: a number of seconds from 1 to 86400"),
+              (["--segment", "2", "-o", "clip.mp4"], "--segment needs -o to be a folder (-o recordings/) or a strftime pattern"),
+              (["--segment", "x", "-o", "d/"], "'x' is not a number of seconds"),
+              (["--max-size", "5M", "-o", "d/"], "--max-size limits one file; segments are limited by --segment"),
+              (["-o", "d/%H.mkv"], "the extension 'mkv' is not one of .mp4, .mov"),
+          ])
+    func usage(arguments: [String], message: String) throws {
+        let directory = try scratchDirectory()
+        let result = try launch("capture", ["record", "-d", "virtual", "--duration", "1"] + arguments, in: directory)
+        #expect(result.status == 2 || (result.status == 1 && message.hasPrefix("the extension")), "\(result.status): \(result.error)")
+        #expect(result.error.contains(message), "\(result.error)")
+    }
+
+    @Test("an unwritable folder is an error naming it before anything is recorded")
+    func unwritable() throws {
+        let directory = try scratchDirectory()
+        let locked = directory.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        let file = locked.appendingPathComponent("taken")
+        try Data().write(to: file)
+        let result = try launch("capture", ["record", "-d", "virtual", "--duration", "1", "--segment", "1", "-o", file.path + "/"])
+        #expect(result.status == 1 && result.error.contains(file.path) && result.error.contains("a folder (this is a file)"), "\(result.error)")
+    }
+}
+
+extension FileHandle {
+    /// The first line written to the handle within `seconds`, or nil (read on a thread of its own).
+    func availableLine(within seconds: Double) -> String? {
+        let found = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var line: String?
+        let reader = Thread { [self] in
+            var data = Data()
+            while let byte = try? read(upToCount: 1), !byte.isEmpty {
+                if byte == Data([0x0A]) { break }
+                data.append(byte)
+            }
+            line = String(decoding: data, as: UTF8.self)
+            found.signal()
+        }
+        reader.start()
+        return found.wait(timeout: .now() + seconds) == .success ? line : nil
+    }
+}
