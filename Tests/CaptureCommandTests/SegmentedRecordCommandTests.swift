@@ -184,3 +184,72 @@ extension FileHandle {
         return found.wait(timeout: .now() + seconds) == .success ? line : nil
     }
 }
+
+/// Retention: --max-disk and a full disk delete the oldest segments, never the open one, and the
+/// recording goes on.
+@Suite("capture record in segments: retention", .serialized)
+struct SegmentRetentionCommandTests {
+    /// The segment files in `folder` (recursively), with their sizes.
+    static func segments(in folder: URL) -> [String: Int] {
+        var found: [String: Int] = [:]
+        let files = FileManager.default.enumerator(atPath: folder.path)
+        while let file = files?.nextObject() as? String {
+            guard file.hasSuffix(".mp4") else { continue }
+            found[file] = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(file).path)[.size] as? Int) ?? 0
+        }
+        return found
+    }
+
+    @Test("--max-disk 300K: the oldest segments are deleted as new ones close, the rest fit, and the index lists what is left")
+    func maxDisk() throws {
+        let directory = try scratchDirectory()
+        let result = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--bitrate", "1000", "--segment", "1",
+                                            "--duration", "5.5", "--max-disk", "300K", "-o", "yard/"], in: directory)
+        #expect(result.status == 0, "\(result.error)")
+        let folder = directory.appendingPathComponent("yard")
+        let left = Self.segments(in: folder)
+        let printed = result.output.split(separator: "\n").map { URL(fileURLWithPath: String($0)).lastPathComponent }
+        let deleted = result.error.split(separator: "\n").filter { $0.hasPrefix("deleted ") && $0.hasSuffix(" (retention)") }
+        #expect(!deleted.isEmpty && left.count + deleted.count == printed.count, "left \(left.keys.sorted()), printed \(printed), \(result.error)")
+        #expect(left.values.reduce(0, +) <= 300_000, "\(left)")
+        // The newest are kept.
+        #expect(Set(left.keys) == Set(printed.suffix(left.count)), "\(left.keys.sorted()) of \(printed)")
+        let index = try SegmentedRecordCommandTests.Index(folder)
+        #expect(Set(index.segments.map(\.file)) == Set(left.keys))
+    }
+
+    @Test("a full disk deletes the oldest segments before a write fails: the recording goes on to its end, every file left plays",
+          .enabled(if: RecordCommandTests.canMountTmpfs))
+    func diskFull() throws {
+        let directory = try scratchDirectory()
+        let capture = binaries.appendingPathComponent("capture").path
+        // A 200 kB tmpfs over the folder (the virtual scene takes about 55 kB a second), in a mount namespace that ends with the shell: ffprobe
+        // reads the files there.
+        let script = """
+            mount -t tmpfs -o size=200k tmpfs '\(directory.path)' || exit 99
+            '\(capture)' record -d virtual --preset vga640x480 --bitrate 1500 --segment 1 --duration 6.5 -o '\(directory.path)/'
+            status=$?
+            for f in '\(directory.path)'/*.mp4; do
+              echo "file=$(basename "$f") frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,start_time -of csv=p=0 "$f")"
+            done
+            echo "index=$(tr -d ' \\n' < '\(directory.path)/index.json')"
+            exit $status
+            """
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/unshare"), ["-rm", "sh", "-c", script])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains("(the disk was full)"), "\(result.error)")
+        let files = result.output.split(separator: "\n").filter { $0.hasPrefix("file=") }
+        #expect(files.count >= 2, "\(result.output)")
+        // Each file left plays, and the last one reaches the end of the recording.
+        var lastStart = 0.0
+        for line in files {
+            let fields = line.split(separator: " ")
+            let values = fields.last?.dropFirst("frames=".count).split(separator: ",") ?? []
+            #expect(values.count == 2 && (Int(values[1]) ?? 0) > 0, "\(line)")
+            lastStart = max(lastStart, Double(values.first ?? "") ?? 0)
+        }
+        #expect(lastStart >= 5, "the recording went on to the end: last segment starts at \(lastStart) s; \(result.output)")
+        let index = result.output.split(separator: "\n").first { $0.hasPrefix("index=") } ?? ""
+        for line in files { #expect(index.contains(String(line.split(separator: " ")[0].dropFirst(5))), "\(index)") }
+    }
+}

@@ -39,6 +39,7 @@ extension Record {
         if audio != "none" { try session.checked.addInput(CaptureDeviceInput(device: try Self.microphone(audio))) }
         try segments.setSegmentDuration(CaptureTime(seconds: segment ?? 60, preferredTimescale: 1000))
         if let fragment, fragment > 0 { segments.movieFragmentInterval = CaptureTime(seconds: fragment, preferredTimescale: 1000) }
+        try segments.setRetention(SegmentRetention(maxAge: keep, maxBytes: maxDisk?.bytes))
         try session.checked.addOutput(segments)
         try segments.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }))
         if global.verbose { Self.note("encoder: \(segments.videoEncoderName ?? "no H.264 encoder")") }
@@ -51,7 +52,7 @@ extension Record {
             await session.checked.stopRunning()
             throw RuntimeFailure(message: "interrupted before the recording started; nothing was written")
         }
-        let events = SegmentEvents()
+        let events = SegmentEvents(log: { Self.note($0) })
         try segments.startRecording(to: destination, delegate: events)
         if global.verbose { Self.note("pipeline: \(session.pipelineDescription)") }
         trap.onInterrupt { segments.stopRecording() }

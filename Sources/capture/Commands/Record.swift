@@ -43,6 +43,19 @@ struct Record: AsyncParsableCommand {
             transform: Seconds.positive)
     var segment: Double?
 
+    @Option(help: ArgumentHelp("With segments: delete segments older than this, e.g. 36h or 7d (s, m, h, d, w).", valueName: "age"),
+            transform: KeepAge.parse)
+    var keep: Double?
+
+    @Option(name: .customLong("max-disk"),
+            help: ArgumentHelp("With segments: delete the oldest while the folder's segments take more than this, e.g. 20G (K, M, G or Ki, Mi, Gi).",
+                               valueName: "size"),
+            transform: { text throws(ValidationError) in
+                guard let size = ByteCount(text) else { throw ValidationError("--max-disk '\(text)' is not a size: write \(ByteCount.expected)") }
+                return size
+            })
+    var maxDisk: ByteCount?
+
     @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
@@ -77,6 +90,7 @@ struct Record: AsyncParsableCommand {
 
     func validate() throws {
         if isSegmented { return try validateSegments() }
+        if keep != nil || maxDisk != nil { throw ValidationError("--keep and --max-disk apply to segments: give -o a folder (-o recordings/) or --segment") }
         try OutputFile.checkUsage(output, option: "-o", example: "movie.mp4")
         if let bitrate, bitrate <= 0 {
             throw ValidationError("--bitrate \(bitrate) must be a number of kbit/s greater than 0")

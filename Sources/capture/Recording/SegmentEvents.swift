@@ -12,8 +12,16 @@ final class SegmentEvents: SegmentedMovieFileOutputDelegate {
     let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
 
-    init() {
+    private let log: @Sendable (String) -> Void
+
+    /// `log` gets a line for each segment deleted.
+    init(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
         (events, continuation) = AsyncStream<Event>.makeStream()
+    }
+
+    func segmentedOutput(_ output: SegmentedMovieFileOutput, didDelete segment: URL, reason: String) {
+        log("deleted \(segment.path) (\(reason))")
     }
 
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinish segment: MovieSegment, reason: MovieSegment.EndReason, error: CaptureError?) {

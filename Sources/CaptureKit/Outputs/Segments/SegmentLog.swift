@@ -13,6 +13,7 @@ final class SegmentLog: Sendable {
         var index: SegmentIndex
         var segments = 0
         var current: MovieSegment?
+        var retention: SegmentRetention
     }
 
     let folder: URL
@@ -26,12 +27,12 @@ final class SegmentLog: Sendable {
     private let onFailure: @Sendable (CaptureError) -> Void
 
     /// Reads (or rebuilds) `folder`'s index; `onFailure` runs on a global queue when writing fails.
-    init(folder: URL, delegate: any SegmentedMovieFileOutputDelegate, queue: DispatchQueue,
+    init(folder: URL, retention: SegmentRetention, delegate: any SegmentedMovieFileOutputDelegate, queue: DispatchQueue,
          output: @escaping @Sendable () -> SegmentedMovieFileOutput?, onFailure: @escaping @Sendable (CaptureError) -> Void) {
         self.folder = folder
         let index = SegmentIndex.load(folder: folder)
         number = index.nextRecording
-        state = Mutex(State(index: index))
+        state = Mutex(State(index: index, retention: retention))
         self.delegate = UncheckedDelegate(value: delegate)
         delegateQueue = queue
         self.output = output
@@ -44,7 +45,7 @@ final class SegmentLog: Sendable {
     /// A writer's event: queued, never handled on the calling thread.
     func handle(_ event: SegmentWriter.Event) {
         queue.async { [self] in
-            let snapshot = state.withLock { state -> SegmentIndex in
+            let (snapshot, deleted) = state.withLock { state -> (SegmentIndex, [(URL, String)]) in
                 switch event {
                 case .started(let segment):
                     state.index.record(segment, recording: number, folder: folder, open: true)
@@ -56,7 +57,9 @@ final class SegmentLog: Sendable {
                 case .failed:
                     break
                 }
-                return state.index
+                let expired = state.retention.expired(in: state.index, now: Date())
+                let deleted = expired.compactMap { remove($0, from: &state, reason: "retention") }
+                return (state.index, deleted)
             }
             do {
                 try snapshot.save(folder: folder)
@@ -64,6 +67,7 @@ final class SegmentLog: Sendable {
                 CaptureLog.logger.warning("\(folder.path)/\(SegmentIndex.fileName): not saved: \(error.localizedDescription)")
             }
             let delegate = self.delegate
+            tellDeleted(deleted)
             switch event {
             case .started(let segment):
                 guard let output = output() else { return }
@@ -75,6 +79,45 @@ final class SegmentLog: Sendable {
                 let onFailure = self.onFailure
                 DispatchQueue.global().async { onFailure(error) }
             }
+        }
+    }
+
+    /// On a streaming thread, when the disk is full: deletes the oldest closed segment of the
+    /// folder (never the one being written) and says so; false when there is none left. The
+    /// index is saved afterwards, on the log's queue.
+    func reclaimOldest() -> Bool {
+        let deleted = state.withLock { state -> (URL, String)? in
+            let oldest = state.index.segments.filter { !$0.open }
+                .min { (SegmentIndex.date($0.start) ?? .distantPast) < (SegmentIndex.date($1.start) ?? .distantPast) }
+            return oldest.flatMap { remove($0, from: &state, reason: "the disk was full") }
+        }
+        guard let deleted else { return false }
+        queue.async { [self] in
+            let snapshot = state.withLock { $0.index }
+            try? snapshot.save(folder: folder)
+            tellDeleted([deleted])
+        }
+        return true
+    }
+
+    /// Deletes `entry`'s file and takes it out of the index: its URL and `reason`, or nil when
+    /// the file could not be deleted (it stays listed).
+    private func remove(_ entry: SegmentIndex.Entry, from state: inout State, reason: String) -> (URL, String)? {
+        let url = folder.appendingPathComponent(entry.file)
+        guard unlink(url.path) == 0 || errno == ENOENT else {
+            CaptureLog.logger.warning("\(url.path): not deleted (\(reason)): \(String(cString: strerror(errno)))")
+            return nil
+        }
+        state.index.segments.removeAll { $0.file == entry.file }
+        return (url, reason)
+    }
+
+    private func tellDeleted(_ deleted: [(URL, String)]) {
+        guard !deleted.isEmpty, let output = output() else { return }
+        let delegate = self.delegate
+        for (url, reason) in deleted {
+            CaptureLog.logger.info("\(url.path): deleted (\(reason))")
+            delegateQueue.async { delegate.value.segmentedOutput(output, didDelete: url, reason: reason) }
         }
     }
 

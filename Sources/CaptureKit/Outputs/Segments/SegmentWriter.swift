@@ -48,14 +48,19 @@ final class SegmentWriter: Sendable {
     private let segmentDuration: Double
     private let naming: SegmentNaming
     private let events: @Sendable (Event) -> Void
+    /// Deletes the folder's oldest closed segment when the disk is full; false when none is left.
+    private let reclaim: @Sendable () -> Bool
     private let state: Mutex<State>
     private let syncQueue = DispatchQueue(label: "CaptureKit.SegmentWriter.sync")
 
     /// `after` is the start of the last segment already in the folder: names sort after it.
-    init(segmentDuration: Double, naming: SegmentNaming, after: Date?, events: @escaping @Sendable (Event) -> Void) {
+    /// `reclaim` runs (under the writer's lock, on the writing thread) when the disk is full.
+    init(segmentDuration: Double, naming: SegmentNaming, after: Date?, events: @escaping @Sendable (Event) -> Void,
+         reclaim: @escaping @Sendable () -> Bool) {
         self.segmentDuration = segmentDuration
         self.naming = naming
         self.events = events
+        self.reclaim = reclaim
         state = Mutex(State(nextBoundary: segmentDuration, lastDate: after))
     }
 
@@ -83,9 +88,8 @@ final class SegmentWriter: Sendable {
                 fragment(bytes, &state, &happened)
             }
             guard let descriptor = state.open?.descriptor else { return !state.failed }
-            guard Self.writeAll(descriptor, bytes) else {
-                fail(&state, &happened, .recordingFailed(state.open!.segment.url, error: .pipelineFailed(element: "segment", message: String(cString: strerror(errno))),
-                                                         usable: true))
+            guard writeAll(descriptor, bytes) else {
+                fail(&state, &happened, Self.writeError(url: state.open?.segment.url ?? naming.folder))
                 return false
             }
             state.open?.segment.byteCount += Int64(bytes.count)
@@ -143,7 +147,10 @@ final class SegmentWriter: Sendable {
         } catch {
             return fail(&state, &happened, error)
         }
-        let descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        while descriptor < 0, errno == ENOSPC, reclaim() {
+            descriptor = Foundation.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             return fail(&state, &happened, errno == ENOSPC ? .diskFull(url, freeBytes: Recording.freeBytes(at: url), limit: 0, finished: false)
@@ -157,9 +164,10 @@ final class SegmentWriter: Sendable {
             header.replaceSubrange((field.offset + width)..<(field.offset + 2 * width), with: header[field.offset..<(field.offset + width)])
         }
         let segment = MovieSegment(url: url, startDate: date, startTime: time, duration: 0, frameCount: 0, byteCount: Int64(header.count))
-        guard header.withUnsafeBytes({ Self.writeAll(descriptor, $0) }) else {
+        guard header.withUnsafeBytes({ writeAll(descriptor, $0) }) else {
+            let error = Self.writeError(url: url)
             Foundation.close(descriptor)
-            return fail(&state, &happened, .recordingFailed(url, error: .pipelineFailed(element: "segment", message: String(cString: strerror(errno))), usable: false))
+            return fail(&state, &happened, error)
         }
         state.open = Open(descriptor: descriptor, segment: segment)
         happened.append(.started(segment))
@@ -187,12 +195,22 @@ final class SegmentWriter: Sendable {
         }
     }
 
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Why writing `url` failed, from `errno`: a full disk (nothing left to delete), or another
+    /// failure; the segment is playable up to its last whole fragment.
+    private static func writeError(url: URL) -> CaptureError {
+        errno == ENOSPC ? .diskFull(url, freeBytes: Recording.freeBytes(at: url), limit: 0, finished: false)
+            : .recordingFailed(url, error: .pipelineFailed(element: "segment", message: String(cString: strerror(errno))), usable: true)
+    }
+
+    /// Writes all of `bytes`; on a full disk, deletes the oldest closed segments one at a time
+    /// and goes on where it stopped. False (with `errno`) when it cannot.
+    private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == ENOSPC, reclaim() { continue }
                 return false
             }
             offset += written

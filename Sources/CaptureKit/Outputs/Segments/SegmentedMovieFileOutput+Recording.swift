@@ -17,14 +17,16 @@ extension SegmentedMovieFileOutput {
         }
         guard owner.value?.isRunning == true else { throw .sessionNotRunning }
         guard let video = connection(with: .video), video.isEnabled else { throw .noCompatibleInput(output: kind) }
-        let (duration, interval, fileType, settings) = state.withLock { ($0.segmentDuration, $0.fragmentInterval, $0.fileType, $0.codecSettings) }
+        let (duration, interval, fileType, settings, retention) = state.withLock {
+            ($0.segmentDuration, $0.fragmentInterval, $0.fileType, $0.codecSettings, $0.retention)
+        }
         guard interval.isNumeric, interval.seconds >= 0.1, interval.seconds <= duration.seconds else {
             throw .invalidSetting(name: "movieFragmentInterval", value: "\(interval)", valid: "from 0.1 s to the segment duration (\(duration.seconds) s)")
         }
         let naming = try SegmentNaming(destination: destination, fileType: fileType)
         let source = video.device.map { SourceFormat(width: $0.activeFormat.width, height: $0.activeFormat.height, frameRate: $0.activeFrameRate,
                                                        pixelFormat: $0.activeFormat.pixelFormat) }
-        let log = SegmentLog(folder: naming.folder, delegate: delegate, queue: queue ?? delegateQueue,
+        let log = SegmentLog(folder: naming.folder, retention: retention, delegate: delegate, queue: queue ?? delegateQueue,
                              output: { [weak self] in self }, onFailure: { [weak self] error in self?.end(error: error) })
         let recording = SegmentedRecording(naming: naming, segmentDuration: duration, codec: source.map(settings.resolved(for:)) ?? settings,
                                            fragmentInterval: interval, log: log)

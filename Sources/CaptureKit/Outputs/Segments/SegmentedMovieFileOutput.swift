@@ -35,6 +35,7 @@ public final class SegmentedMovieFileOutput: OutputNode {
         var fragmentInterval = CaptureTime(value: 1, timescale: 1)
         var fileType = "mp4"
         var codecSettings = VideoCodecSettings()
+        var retention = SegmentRetention.everything
     }
 
     let state = Mutex(State())
@@ -84,6 +85,15 @@ public final class SegmentedMovieFileOutput: OutputNode {
     public var fileType: String {
         get { state.withLock { $0.fileType } }
         set { state.withLock { $0.fileType = newValue } }
+    }
+
+    /// What the folder keeps (default: everything), for recordings started after it is set.
+    public var retention: SegmentRetention { state.withLock { $0.retention } }
+
+    /// Sets ``retention``; throws for an age or size not above 0.
+    public func setRetention(_ retention: SegmentRetention) throws(CaptureError) {
+        try retention.validate()
+        state.withLock { $0.retention = retention }
     }
 
     /// The extensions segments can be recorded in.

@@ -16,9 +16,13 @@ public protocol SegmentedMovieFileOutputDelegate: AnyObject {
     /// The recording ended: no more segments. `error` is nil after
     /// ``SegmentedMovieFileOutput/stopRecording()``.
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinishRecording error: CaptureError?)
+    /// A closed segment in the folder was deleted: by the ``SegmentedMovieFileOutput/retention``
+    /// (`reason` "retention") or to make room on a full disk ("the disk was full").
+    func segmentedOutput(_ output: SegmentedMovieFileOutput, didDelete segment: URL, reason: String)
 }
 
 extension SegmentedMovieFileOutputDelegate {
+    public func segmentedOutput(_ output: SegmentedMovieFileOutput, didDelete segment: URL, reason: String) {}
     public func segmentedOutput(_ output: SegmentedMovieFileOutput, didStart segment: MovieSegment) {}
     public func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinish segment: MovieSegment, reason: MovieSegment.EndReason, error: CaptureError?) {}
 }

@@ -38,7 +38,8 @@ final class SegmentedRecording: Sendable {
         self.codec = codec
         self.fragmentInterval = fragmentInterval
         self.log = log
-        writer = SegmentWriter(segmentDuration: segmentDuration.seconds, naming: naming, after: log.lastStart, events: log.handle)
+        writer = SegmentWriter(segmentDuration: segmentDuration.seconds, naming: naming, after: log.lastStart, events: log.handle,
+                               reclaim: log.reclaimOldest)
     }
 
     /// An encoded video frame at the branch's entry: the first key frame starts the recording
