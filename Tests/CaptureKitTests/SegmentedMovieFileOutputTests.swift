@@ -68,3 +68,33 @@ struct SegmentedMovieFileOutputTests {
         #expect(index.segments.map(\.frames) == finished.map { $0.0.frameCount })
     }
 }
+
+extension SegmentedMovieFileOutputTests {
+    @Test("the wall clock stepped back since the folder's last segment (NTP after a restart): names still sort after it, and the index keeps the capture clock")
+    func clockSteppedBack() async throws {
+        let folder = try temporaryDirectory().appendingPathComponent("shed", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // A segment recorded "an hour from now": to this recording, the clock went back an hour.
+        let future = Date().addingTimeInterval(3600)
+        var index = SegmentIndex()
+        index.segments.append(.init(file: SegmentNaming.name(for: future) + ".mp4", start: SegmentIndex.format(future), recording: 1,
+                                    startTime: 0, duration: 1, frames: 30, bytes: 1000, open: false))
+        try index.save(folder: folder)
+        let (events, _) = try await Self.record(into: folder, seconds: 2.5, audio: false)
+        let finished = events.finished.map(\.0)
+        #expect(finished.count >= 2)
+        let saved = try JSONDecoder().decode(SegmentIndex.self, from: Data(contentsOf: folder.appendingPathComponent("index.json")))
+        let names = saved.segments.map(\.file)
+        #expect(names.count == finished.count + 1 && names == names.sorted(), "\(names)")
+        #expect(finished.allSatisfy { $0.startDate > future }, "\(finished.map(\.startDate)) after \(future)")
+        // Spaced as on the capture clock, a second apart.
+        for (earlier, later) in zip(finished, finished.dropFirst()) {
+            #expect(abs(later.startDate.timeIntervalSince(earlier.startDate) - 1) < 0.002, "\(earlier.startDate) → \(later.startDate)")
+        }
+        // The capture clock goes on from 0, a segment at a time, whatever the names say.
+        #expect(saved.segments.dropFirst().map(\.recording).allSatisfy { $0 == 2 })
+        for (offset, entry) in saved.segments.dropFirst().enumerated() {
+            #expect(abs(entry.startTime - Double(offset)) < 0.002, "\(entry.file): \(entry.startTime)")
+        }
+    }
+}

@@ -137,9 +137,15 @@ final class SegmentWriter: Sendable {
     /// Opens the segment starting `time` seconds into the recording, writing the header with
     /// its creation time.
     private func open(_ state: inout State, _ happened: inout [Event], at time: Double) {
-        var date = (state.recordingStart ?? Date()).addingTimeInterval(time)
-        // Names stay in order and unique when the wall clock steps back (a restart after NTP).
-        if let last = state.lastDate, date <= last { date = last.addingTimeInterval(0.001) }
+        let start = state.recordingStart ?? Date()
+        var date = start.addingTimeInterval(time)
+        // Names stay in order and unique when the wall clock stepped back since the folder's last
+        // segment (a restart after NTP): the recording's dates move forward past it, keeping their
+        // spacing on the capture clock.
+        if let last = state.lastDate, date <= last {
+            state.recordingStart = start.addingTimeInterval(last.timeIntervalSince(date) + 0.001)
+            date = last.addingTimeInterval(0.001)
+        }
         state.lastDate = date
         let url: URL
         do throws(CaptureError) {
