@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// ```swift
 /// let segments = SegmentedMovieFileOutput()
-/// segments.segmentDuration = CaptureTime(seconds: 60)
+/// try segments.setSegmentDuration(CaptureTime(value: 60, timescale: 1))
 /// try session.addOutput(segments)
 /// session.startRunning()
 /// try segments.startRecording(to: URL(fileURLWithPath: "/var/lib/door/"), delegate: watcher)
