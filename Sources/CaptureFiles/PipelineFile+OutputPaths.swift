@@ -39,6 +39,10 @@ extension PipelineFile {
             case .audioData(let spec):
                 guard let path = spec.path else { continue }
                 paths.append(WrittenPath(path: path, location: spec.pathLocation ?? spec.location))
+            case .movie(let spec) where spec.isSegmented:
+                // The folder, or a pattern's folder before its first field (no `..` after it).
+                let folder = spec.path.split(separator: "/", omittingEmptySubsequences: false).prefix { !$0.contains("%") }.joined(separator: "/")
+                paths.append(WrittenPath(path: folder.isEmpty ? "." : folder, location: spec.pathLocation ?? spec.location, isDirectory: true))
             case .movie(let spec):
                 paths.append(WrittenPath(path: spec.path, location: spec.pathLocation ?? spec.location))
             case .stream(let spec):

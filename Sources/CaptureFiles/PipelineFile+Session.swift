@@ -221,6 +221,16 @@ extension PipelineFile {
                 try audio.setAudioSettings(spec.settings)
             }
             captureOutput = audio
+        case .movie(let spec) where spec.isSegmented:
+            let segments = SegmentedMovieFileOutput()
+            try capture(at: spec.location) { () throws(CaptureError) in
+                try segments.setSegmentDuration(CaptureTime(seconds: spec.segment ?? 60, preferredTimescale: 1000))
+                try segments.setRetention(SegmentRetention(maxAge: spec.keep, maxBytes: spec.maxDisk?.bytes))
+            }
+            if let interval = spec.fragmentInterval, interval > 0 {
+                segments.movieFragmentInterval = CaptureTime(seconds: interval, preferredTimescale: 1000)
+            }
+            captureOutput = segments
         case .movie(let spec):
             let movie = MovieFileOutput()
             movie.setLimits(maxDuration: spec.maxDuration, maxSize: spec.maxSize, fragmentInterval: spec.fragmentInterval)
@@ -253,6 +263,14 @@ extension PipelineFile {
         }
         if case .stream(let streamSpec) = output {
             try connectAudio(streamSpec.audio, kind: "stream", of: streamSpec.name, to: captureOutput, in: session, inputs: inputs)
+        }
+        if case .movie(let movieSpec) = output, let segments = captureOutput as? SegmentedMovieFileOutput {
+            try connectAudio(movieSpec.audio, kind: "movie", of: movieSpec.name, to: segments, in: session, inputs: inputs)
+            if let settings = movieSpec.codecSettings {
+                try capture(at: movieSpec.location) { () throws(CaptureError) in
+                    try segments.setOutputSettings(settings)
+                }
+            }
         }
         if case .movie(let movieSpec) = output, let movie = captureOutput as? MovieFileOutput {
             try connectAudio(movieSpec.audio, kind: "movie", of: movieSpec.name, to: movie, in: session, inputs: inputs)

@@ -2,12 +2,22 @@ import CaptureKit
 
 extension PipelineFile {
     /// The settings of a `movie` output: a recording (`MovieFileOutput`) of its camera, and of a
-    /// microphone when `audio` connects one, for the run's length or until a limit.
+    /// microphone when `audio` connects one, for the run's length or until a limit; or, with
+    /// `segment` or a folder or strftime pattern as its `path`, a continuous recording in segments
+    /// (`SegmentedMovieFileOutput`).
     public struct MovieSpec: Sendable, Equatable {
         /// The output's name; `output0`, `output1`… (by position among all outputs) when not given.
         public var name: String
         /// The movie file: `.mp4`, `.mov` or `.mkv` (`NAME.mp4` when not given). A run replaces it.
+        /// For segments, a folder (`NAME/` when not given) or a strftime pattern; a run adds to it.
         public var path: String
+        /// Seconds in each segment (`segment`, 1 to 86400): the output records segments; 60 when
+        /// the path is a folder or pattern and this is not given; nil for one file.
+        public var segment: Double?
+        /// Seconds segments are kept after their end (`keep`, an age such as `7d`); nil keeps them.
+        public var keep: Double?
+        /// Bytes the folder's segments may take together (`maxDisk`); nil for no limit.
+        public var maxDisk: ByteCount?
         /// The longest the recording runs (`maxDuration`, seconds); the run's length when not given.
         public var maxDuration: Double?
         /// The largest the file grows (`maxSize`, bytes); no limit when not given.
@@ -36,9 +46,13 @@ extension PipelineFile {
         /// Creates movie output settings; see the properties for what each means.
         public init(name: String, path: String, maxDuration: Double?, maxSize: ByteCount?, fragmentInterval: Double?,
                     codec: VideoCodecType?, bitrate: Int?, keyFrameInterval: Int?, audio: ConnectionSpec?,
-                    connection: ConnectionSpec, location: SourceLocation, pathLocation: SourceLocation? = nil) {
+                    connection: ConnectionSpec, location: SourceLocation, pathLocation: SourceLocation? = nil,
+                    segment: Double? = nil, keep: Double? = nil, maxDisk: ByteCount? = nil) {
             self.name = name
             self.path = path
+            self.segment = segment
+            self.keep = keep
+            self.maxDisk = maxDisk
             self.maxDuration = maxDuration
             self.maxSize = maxSize
             self.fragmentInterval = fragmentInterval
@@ -50,6 +64,9 @@ extension PipelineFile {
             self.location = location
             self.pathLocation = pathLocation
         }
+
+        /// Whether the output records segments.
+        public var isSegmented: Bool { segment != nil }
 
         /// The video encoding asked for, nil when the file gives none of codec, bitrate and
         /// keyFrameInterval.

@@ -88,6 +88,13 @@ extension PipelineSession {
             metadata.setMetadataObjectsDelegate(collector, queue: collector.queue)
             codeCollectors.append(collector)
         }
+        var segmentRecorders: [PipelineSegmentRecorder] = []
+        for (index, output) in file.outputs.enumerated() {
+            guard case .movie(let spec) = output, let segments = outputs[index] as? SegmentedMovieFileOutput else { continue }
+            let recorder = PipelineSegmentRecorder(index: index, spec: spec, output: segments, directory: directory, monitor: monitor)
+            try recorder.prepare()
+            segmentRecorders.append(recorder)
+        }
         var movieRecorders: [PipelineMovieRecorder] = []
         for (index, output) in file.outputs.enumerated() {
             guard case .movie(let spec) = output, let movie = outputs[index] as? MovieFileOutput else { continue }
@@ -117,6 +124,7 @@ extension PipelineSession {
             throw .capture(error, during: "starting the session")
         }
         for recorder in movieRecorders { recorder.start() }
+        for recorder in segmentRecorders { recorder.start() }
         let clock = ContinuousClock()
         let start = clock.now
         var failure: PipelineRunError?
@@ -135,6 +143,7 @@ extension PipelineSession {
             failure = error
         }
         for recorder in movieRecorders { await recorder.stop() }
+        for recorder in segmentRecorders { await recorder.stop() }
         for (index, output) in outputs.enumerated() {
             if let preview = output as? VideoPreview { monitor.streamed(output: index, frames: preview.framesShown, dropped: 0) }
             guard let stream = output as? StreamOutput else { continue }

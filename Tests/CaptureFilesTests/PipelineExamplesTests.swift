@@ -237,6 +237,21 @@ struct PipelineExamplesTests {
             try Self.expectMovie(at: clip.files[0], width: 640, height: 480, seconds: seconds, audioCodec: "aac")
             let poster = try #require(report.output(named: "poster"))
             try Self.expectJPEG(at: poster.files[0], orientation: 1, width: 640, height: 480)
+        case "record-segments":
+            let door = try #require(report.output(named: "door"))
+            #expect(door.kind == "movie" && door.files.count >= 3, "\(door.files)")
+            #expect(door.files.allSatisfy { $0.hasPrefix(directory.appendingPathComponent("door").path + "/") }, "\(door.files)")
+            // 1 s segments to the frame, one after another on the recording's clock, each with its sound.
+            for (index, path) in door.files.enumerated() {
+                let video = try Self.ffprobe(path, stream: "v:0", entries: "stream=codec_name,width,nb_read_frames,start_time")
+                #expect(video["codec_name"] == "h264" && video["width"] == "640", "\(video)")
+                if index < door.files.count - 1 { #expect(video["nb_read_frames"] == "30", "\(path): \(video)") }
+                #expect(abs((video["start_time"].flatMap(Double.init) ?? -1) - Double(index)) < 0.002, "\(path): \(video)")
+                let audio = try Self.ffprobe(path, stream: "a:0", entries: "stream=codec_name")
+                #expect(audio["codec_name"] == "aac", "\(audio)")
+            }
+            let index = try JSONDecoder().decode(SegmentIndex.self, from: Data(contentsOf: directory.appendingPathComponent("door/index.json")))
+            #expect(index.segments.map { directory.appendingPathComponent("door/" + $0.file).path } == door.files)
         case "stream-srt":
             let live = try #require(report.output(named: "live"))
             let units = try #require(report.output(named: "units"))

@@ -116,3 +116,40 @@ struct PipelineFileMovieTests {
 
     enum MovieTestFailure: Error { case notAMovie }
 }
+
+extension PipelineFileMovieTests {
+    @Test("segments: segment, keep and maxDisk decode; a folder or pattern path records segments (60 s by default)")
+    func segments() throws {
+        let file = try PipelineFile.parse(yaml("""
+            path: door/
+            segment: 2
+            keep: 36h
+            maxDisk: 20G
+            """), fileName: "movie.yaml")
+        guard case .movie(let spec) = file.outputs[0] else { Issue.record("\(file.outputs)"); return }
+        #expect(spec.isSegmented && spec.segment == 2 && spec.keep == 36 * 3600 && spec.maxDisk == ByteCount(bytes: 20_000_000_000))
+        let pattern = try PipelineFile.parse(yaml("path: cams/%Y/%H-%M-%S.mov"), fileName: "movie.yaml")
+        guard case .movie(let patterned) = pattern.outputs[0] else { return }
+        #expect(patterned.segment == 60 && patterned.path == "cams/%Y/%H-%M-%S.mov")
+        let named = try PipelineFile.parse(yaml("segment: 5"), fileName: "movie.yaml")
+        guard case .movie(let defaulted) = named.outputs[0] else { return }
+        #expect(defaulted.path == "output0/")
+    }
+
+    @Test("segments' bad values fail at their line:column, naming what is valid")
+    func segmentErrors() throws {
+        let keep = try #require(parseError(in: yaml("segment: 1\nkeep: 5x")))
+        #expect(keep.location == at(10, 13), "\(keep.description)")
+        #expect(keep.kind == .malformedValue(key: "keep", value: "5x", expected: RetentionAge.expected))
+        let short = try #require(parseError(in: yaml("segment: 0.5")))
+        #expect(short.kind == .outOfRange(key: "segment", value: "0.5", valid: "from 1 to 86400 seconds") && short.location == at(9, 16))
+        let size = try #require(parseError(in: yaml("segment: 1\nmaxSize: 5M")))
+        #expect(size.location == at(10, 7) && size.description.contains("maxSize limits one file"), "\(size.description)")
+        let lone = try #require(parseError(in: yaml("path: clip.mp4\nmaxDisk: 5G")))
+        #expect(lone.location == at(10, 7) && lone.description.contains("maxDisk applies to segments"), "\(lone.description)")
+        let file = try #require(parseError(in: yaml("segment: 1\npath: clip.mp4")))
+        #expect(file.kind == .malformedValue(key: "path", value: "clip.mp4", expected: PipelineFileDecoder.segmentPathDescription))
+        let escape = try #require(parseError(in: yaml("path: door/%Y/../../../etc/%H.mp4")))
+        #expect(escape.kind == .malformedValue(key: "path", value: "door/%Y/../../../etc/%H.mp4", expected: PipelineFileDecoder.segmentPathDescription))
+    }
+}

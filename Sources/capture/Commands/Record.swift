@@ -44,7 +44,10 @@ struct Record: AsyncParsableCommand {
     var segment: Double?
 
     @Option(help: ArgumentHelp("With segments: delete segments older than this, e.g. 36h or 7d (s, m, h, d, w).", valueName: "age"),
-            transform: KeepAge.parse)
+            transform: { text throws(ValidationError) in
+                guard let seconds = RetentionAge.seconds(text) else { throw ValidationError("--keep '\(text)' is not an age: write \(RetentionAge.expected)") }
+                return seconds
+            })
     var keep: Double?
 
     @Option(name: .customLong("max-disk"),
