@@ -80,14 +80,20 @@ enum RecordBenchmark {
 
     /// A child process run for `seconds`, then SIGINT: its CPU per second of `file`.
     static func child(_ executable: String, _ arguments: [String], file: String, interrupt: Bool = true) throws -> Double {
+        try child(executable, arguments, for: interrupt ? seconds : nil) { try mediaSeconds(file) }
+    }
+
+    /// A child process run for `duration` seconds, then SIGINT (or to its end when nil): its CPU
+    /// per second of what it wrote (`media`, read once it ended).
+    static func child(_ executable: String, _ arguments: [String], for duration: Double?, media: () throws -> Double) throws -> Double {
         let before = cpuSeconds(children: true)
         let process = try ChildProcess(executable, arguments)
-        if interrupt {
-            Thread.sleep(forTimeInterval: seconds + 0.3)
+        if let duration {
+            Thread.sleep(forTimeInterval: duration + 0.3)
             process.interrupt()
         }
         process.wait()
-        return (cpuSeconds(children: true) - before) / (try mediaSeconds(file))
+        return (cpuSeconds(children: true) - before) / (try media())
     }
 
     /// The session's pipeline for `gst-launch-1.0 -e`, writing to `file`.

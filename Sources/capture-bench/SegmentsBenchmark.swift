@@ -1,0 +1,120 @@
+@_spi(Benchmark) import CaptureKit
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Recording 1280x720 at 30 fps in 2 s segments (issue 27): CPU seconds per recorded second for
+/// a CaptureKit session with a `SegmentedMovieFileOutput` on a live test pattern, for
+/// `gst-launch-1.0 -e` running the session's own source and encoder into `splitmuxsink
+/// max-size-time=2 s`, and for `ffmpeg -re … -f segment -segment_time 2`; and, for each, the
+/// segments' frames: closed segments not 60 frames, and frames lost or doubled at boundaries
+/// (gaps and overlaps between one file's last frame and the next one's first, by their times).
+enum SegmentsBenchmark {
+    static let seconds = 8.0, segment = 2.0
+    static let width = 1280, height = 720
+
+    final class Events: SegmentedMovieFileOutputDelegate {
+        let finished = DispatchSemaphore(value: 0)
+        func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinishRecording error: CaptureError?) { finished.signal() }
+    }
+
+    /// Ours: CPU per recorded second, and the session's pipeline while recording.
+    static func ours(directory: URL) throws -> (cpu: Double, pipeline: String) {
+        let session = CaptureSession()
+        try session.setSessionPreset(.inputPriority)
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
+        let output = SegmentedMovieFileOutput()
+        try output.setSegmentDuration(CaptureTime(seconds: segment, preferredTimescale: 1000))
+        try session.checked.addOutput(output)
+        try session.checked.startRunning()
+        defer { session.stopRunning() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let events = Events()
+        let before = RecordBenchmark.cpuSeconds()
+        try output.startRecording(to: directory, delegate: events)
+        let pipeline = session.pipelineDescription
+        Thread.sleep(forTimeInterval: seconds)
+        output.stopRecording()
+        let cpu = RecordBenchmark.cpuSeconds() - before
+        guard events.finished.wait(timeout: .now() + 10) == .success else { throw BenchFailure(message: "the segments did not finish") }
+        return (cpu / (try frames(in: directory).recorded), pipeline)
+    }
+
+    /// gst-launch-1.0: the session's source and encoder (its encoded stage) into splitmuxsink.
+    static func gstArguments(_ pipeline: String, directory: URL) throws -> [String] {
+        guard let tee = pipeline.range(of: " ! tee name=input0_tee"), let stageStart = pipeline.range(of: "queue name=enc"),
+              let stageCaps = pipeline.range(of: "caps=video/x-h264,stream-format=avc,alignment=au", range: stageStart.upperBound..<pipeline.endIndex) else {
+            throw BenchFailure(message: "no source or encoded stage in \(pipeline)")
+        }
+        let source = pipeline[..<tee.lowerBound], stage = pipeline[stageStart.lowerBound..<stageCaps.upperBound]
+        let line = "\(source) ! \(stage) ! splitmuxsink max-size-time=\(Int(segment * 1e9)) send-keyframe-requests=true muxer-factory=mp4mux "
+            + "location=\(directory.path)/gst%05d.mp4"
+        return ["-e"] + line.split(separator: " ").map(String.init)
+    }
+
+    /// The video frames of each segment file in `directory` (sorted by name), by packets, and
+    /// their first times; the seconds recorded; closed segments not `segment` long; and frames
+    /// missing or doubled between files (a gap or overlap of their times, in frames).
+    static func frames(in directory: URL) throws -> (recorded: Double, files: Int, offLength: Int, gapFrames: Int, overlapFrames: Int) {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".mp4") }.sorted()
+        var offLength = 0, gaps = 0, overlaps = 0
+        var recorded = 0.0
+        var end: Double?
+        for (index, file) in files.enumerated() {
+            let (_, output) = try Processes.time("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+                                                                     "stream=nb_read_packets,start_time", "-of", "csv=p=0", directory.appendingPathComponent(file).path])
+            let fields = output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Double($0) }
+            guard fields.count == 2 else { throw BenchFailure(message: "ffprobe read \(output) in \(file)") }
+            let (start, count) = (fields[0], Int(fields[1]))
+            recorded += Double(count) / 30
+            if index < files.count - 1, count != Int(segment * 30) { offLength += 1 }
+            // Files whose times start again at 0 (splitmuxsink's) are placed after the last one.
+            let placed = start < 0.5 && index > 0 ? (end ?? 0) : start
+            if let end {
+                let difference = Int(((placed - end) * 30).rounded())
+                if difference > 0 { gaps += difference } else if difference < 0 { overlaps -= difference }
+            }
+            end = placed + Double(count) / 30
+        }
+        return (recorded, files.count, offLength, gaps, overlaps)
+    }
+
+    static func run() async throws -> [String: Double] {
+        let root = try RecordBenchmark.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var ours: [Double] = [], gst: [Double] = [], ffmpeg: [Double] = []
+        var quality: [String: Double] = [:]
+        for round in 0..<3 {
+            let mine = root.appendingPathComponent("ours\(round)"), theirs = root.appendingPathComponent("gst\(round)")
+            let ff = root.appendingPathComponent("ffmpeg\(round)")
+            for folder in [mine, theirs, ff] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            let (cpu, pipeline) = try Self.ours(directory: mine)
+            ours.append(cpu)
+            gst.append(try RecordBenchmark.child("/usr/bin/gst-launch-1.0", try gstArguments(pipeline, directory: theirs), for: seconds) {
+                try frames(in: theirs).recorded
+            })
+            ffmpeg.append(try RecordBenchmark.child("/usr/bin/ffmpeg", [
+                "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=\(width)x\(height):rate=30", "-t", String(seconds),
+                "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p",
+                "-force_key_frames", "expr:gte(t,n_forced*\(Int(segment)))", "-f", "segment", "-segment_time", String(Int(segment)),
+                "-reset_timestamps", "0", "-segment_format", "mp4", "\(ff.path)/ff%05d.mp4",
+            ], for: nil) { try frames(in: ff).recorded })
+            if round == 0 {
+                for (name, folder) in [("ours", mine), ("gst", theirs), ("ffmpeg", ff)] {
+                    let check = try frames(in: folder)
+                    quality["\(name)_files"] = Double(check.files)
+                    quality["\(name)_segments_not_60_frames"] = Double(check.offLength)
+                    quality["\(name)_frames_missing_at_boundaries"] = Double(check.gapFrames)
+                    quality["\(name)_frames_doubled_at_boundaries"] = Double(check.overlapFrames)
+                }
+            }
+        }
+        var figures: [String: Double] = [
+            "ours_cpu_per_s": Processes.median(ours), "gst_splitmuxsink_cpu_per_s": Processes.median(gst),
+            "ffmpeg_segment_cpu_per_s": Processes.median(ffmpeg),
+            "ratio_gst": Processes.median(ours) / Processes.median(gst), "ratio_ffmpeg": Processes.median(ours) / Processes.median(ffmpeg),
+        ]
+        figures.merge(quality) { first, _ in first }
+        return figures
+    }
+}
