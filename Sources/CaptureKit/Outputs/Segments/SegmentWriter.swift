@@ -27,8 +27,7 @@ final class SegmentWriter: Sendable {
     private struct Open {
         var descriptor: Int32
         var segment: MovieSegment
-        /// Decode time (video time scale) of the segment's first video sample.
-        var videoStart: UInt64?
+        /// The video's length in it so far, in the video's time scale.
         var videoTicks: UInt64 = 0
     }
 
@@ -127,7 +126,6 @@ final class SegmentWriter: Sendable {
         }
         if state.open == nil, !state.failed { open(&state, &happened, at: videoRun.map { Double($0.decodeTime) / scale } ?? 0) }
         guard let run = videoRun, var open = state.open else { return }
-        if open.videoStart == nil { open.videoStart = run.decodeTime }
         open.videoTicks += run.duration
         open.segment.frameCount += run.samples
         open.segment.duration = Double(open.videoTicks) / scale
