@@ -60,7 +60,11 @@ struct ReadmeCommandTests {
                     let eachLine = result.output.split(separator: "\n").allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }
                     #expect(whole != nil || eachLine, "\(line) printed one JSON document or JSON lines: \(result.output)")
                 }
-                if let flag = words.firstIndex(of: "-o"), flag + 1 < words.count, words.contains("--segment") {
+                if words.contains("--events") {
+                    // Events: each line a JSON object saying which end of an event it is.
+                    let events = result.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                    #expect(!events.isEmpty && events.allSatisfy { $0?["event"] != nil }, "\(line): \(result.output)")
+                } else if let flag = words.firstIndex(of: "-o"), flag + 1 < words.count, words.contains("--segment") {
                     // Segments: each closed one's path, a file under the folder (or the pattern's folder).
                     let target = words[flag + 1].trimmingCharacters(in: CharacterSet(charactersIn: "'"))
                     let folder = directory.appendingPathComponent(String(target.prefix { $0 != "%" }))

@@ -142,10 +142,14 @@ struct SegmentedRecordCommandTests {
     @Test("usage errors name the value and what is valid; a folder that takes no file is refused before the camera starts",
           arguments: [
               (["--segment", "0.5", "-o", "d/"], "--segment 0.5 is out of range: a number of seconds from 1 to 86400"),
-              (["--segment", "2", "-o", "clip.mp4"], "--segment needs -o to be a folder (-o recordings/) or a strftime pattern"),
+              (["--segment", "2", "-o", "clip.mp4"], "--segment and --on need -o to be a folder (-o recordings/) or a strftime pattern"),
               (["--segment", "x", "-o", "d/"], "'x' is not a number of seconds"),
               (["--max-size", "5M", "-o", "d/"], "--max-size limits one file; segments are limited by --segment"),
               (["-o", "d/%H.mkv"], "the extension 'mkv' is not one of .mp4, .mov"),
+              (["--pre", "2", "-o", "d/"], "--pre applies to events: give --on with what triggers them (signal, code, face)"),
+              (["--on", "motion", "-o", "d/"], "--on 'motion' is not a trigger (motion detection is not built yet)"),
+              (["--on", "signal", "--clips", "-o", "d/"], "--clips writes clips beside segments: give --segment too"),
+              (["--on", "signal", "--pre", "61", "-o", "d/"], "--pre 61 is out of range: from 0 to 60 seconds"),
           ])
     func usage(arguments: [String], message: String) throws {
         let directory = try scratchDirectory()
@@ -163,6 +167,61 @@ struct SegmentedRecordCommandTests {
         try Data().write(to: file)
         let result = try launch("capture", ["record", "-d", "virtual", "--duration", "1", "--segment", "1", "-o", file.path + "/"])
         #expect(result.status == 1 && result.error.contains(file.path) && result.error.contains("a folder (this is a file)"), "\(result.error)")
+    }
+}
+
+/// Events: `--on signal` with SIGUSR1, `--on code` with the virtual scene's codes, and clips
+/// beside segments.
+@Suite("capture record: events", .serialized)
+struct EventRecordCommandTests {
+    @Test("--on signal --events: SIGUSR1 starts an event, printed as JSON lines; its clip holds the pre-roll from a key frame and the post-roll; no segments")
+    func signal() throws {
+        let directory = try scratchDirectory()
+        let process = Process()
+        process.executableURL = binaries.appendingPathComponent("capture")
+        process.arguments = ["record", "-d", "virtual", "--preset", "vga640x480", "--on", "signal", "--pre", "1", "--post", "1",
+                             "--duration", "5", "--events", "-o", directory.appendingPathComponent("porch").path + "/"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The recording has its first frames within a second or so; then the signal.
+        Thread.sleep(forTimeInterval: 2.5)
+        kill(process.processIdentifier, SIGUSR1)
+        let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.count == 2 && events.map { $0["event"] as? String } == ["start", "end"], "\(lines)")
+        let end = try #require(events.last)
+        #expect(end["kinds"] as? [String] == ["signal"], "\(end)")
+        let first = try #require(end["firstTrigger"] as? Double), last = try #require(end["lastTrigger"] as? Double)
+        let start = try #require(end["start"] as? Double), stop = try #require(end["end"] as? Double)
+        #expect(start <= first - 1 + 0.05 && stop >= last + 1 - 0.05, "\(end)")
+        let clip = URL(fileURLWithPath: try #require(end["clip"] as? String))
+        let (frames, firstTime, _, audio) = try SegmentedRecordCommandTests.probe(clip)
+        #expect(abs(firstTime - start) < 0.002 && abs(Double(frames) / 30 - (stop - start)) <= 1.0 / 30 + 1e-6 && !audio, "\(frames) frames from \(firstTime)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("porch").path)
+        #expect(Set(names) == ["clips", "index.json"], "\(names)")
+    }
+
+    @Test("--on code --segment 1 --clips: the scene's codes make one event from the start, clipped and marked, beside the segments")
+    func codes() throws {
+        let directory = try scratchDirectory()
+        let result = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--on", "code", "--pre", "0", "--post", "1",
+                                            "--segment", "1", "--clips", "--duration", "3", "-o", "yard/"], in: directory)
+        #expect(result.status == 0, "\(result.error)")
+        let folder = directory.appendingPathComponent("yard")
+        let index = try SegmentedRecordCommandTests.Index(folder)
+        #expect(index.segments.count >= 3, "\(index.segments.map(\.file))")
+        let data = try Data(contentsOf: folder.appendingPathComponent("index.json"))
+        let events = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["events"] as? [[String: Any]])
+        #expect(events.count == 1 && events[0]["kinds"] as? [String] == ["code"], "\(events)")
+        let clip = folder.appendingPathComponent(try #require(events[0]["clip"] as? String))
+        let (frames, _, _, _) = try SegmentedRecordCommandTests.probe(clip)
+        #expect(frames >= 60, "the code is in view all along: \(frames) frames")
+        // Printed: each segment's path and the clip's.
+        #expect(result.output.contains(clip.path) && result.output.split(separator: "\n").count == index.segments.count + 1, "\(result.output)")
     }
 }
 

@@ -8,7 +8,7 @@ extension Record {
     /// (a `%` in it), or any `-o` with `--segment`.
     var isSegmented: Bool {
         var isDirectory: ObjCBool = false
-        return segment != nil || output.hasSuffix("/") || output.contains("%")
+        return segment != nil || on != nil || output.hasSuffix("/") || output.contains("%")
             || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
@@ -19,7 +19,7 @@ extension Record {
         var isDirectory: ObjCBool = false
         let folder = output.hasSuffix("/") || output.contains("%") || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
         guard folder else {
-            throw ValidationError("--segment needs -o to be a folder (-o recordings/) or a strftime pattern (-o 'recordings/%Y-%m-%d/%H-%M-%S.mp4'), not the file '\(output)'")
+            throw ValidationError("--segment and --on need -o to be a folder (-o recordings/) or a strftime pattern (-o 'recordings/%Y-%m-%d/%H-%M-%S.mp4'), not the file '\(output)'")
         }
         if let segment, segment < 1 || segment > 86_400 {
             throw ValidationError("--segment \(Self.number(segment)) is out of range: a number of seconds from 1 to 86400 (a day)")
@@ -27,6 +27,26 @@ extension Record {
         if maxSize != nil { throw ValidationError("--max-size limits one file; segments are limited by --segment") }
         if force { throw ValidationError("--force replaces one file; segments never replace one (a name taken gets -1, -2, …)") }
         if orientation != nil || mirrored { throw ValidationError("--orientation and --mirrored are not stored in segments yet; record one file for them") }
+        let triggers = try triggerKinds()
+        if triggers.isEmpty {
+            for (flag, given) in [("--pre", pre != nil), ("--post", post != nil), ("--clips", clips), ("--events", events)] where given {
+                throw ValidationError("\(flag) applies to events: give --on with what triggers them (\(EventTriggers.kinds.joined(separator: ", ")))")
+            }
+        }
+        if let pre, pre > 60 { throw ValidationError("--pre \(Self.number(pre)) is out of range: from 0 to 60 seconds") }
+        if let post, post > 3600 { throw ValidationError("--post \(Self.number(post)) is out of range: from 0 to 3600 seconds") }
+        if clips, segment == nil { throw ValidationError("--clips writes clips beside segments: give --segment too (without it, --on writes clips only)") }
+    }
+
+    /// `--on`'s kinds, each one of ``EventTriggers/kinds``; empty without `--on`.
+    func triggerKinds() throws -> Set<String> {
+        guard let on else { return [] }
+        let kinds = on.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        for kind in kinds where !EventTriggers.kinds.contains(kind) {
+            let motion = kind == "motion" ? " (motion detection is not built yet)" : ""
+            throw ValidationError("--on '\(kind)' is not a trigger\(motion): give one or more of \(EventTriggers.kinds.joined(separator: ", ")), comma-separated")
+        }
+        return Set(kinds)
     }
 
     /// Records segments until --duration or a signal, printing each closed segment's path.
@@ -40,7 +60,14 @@ extension Record {
         try segments.setSegmentDuration(CaptureTime(seconds: segment ?? 60, preferredTimescale: 1000))
         if let fragment, fragment > 0 { segments.movieFragmentInterval = CaptureTime(seconds: fragment, preferredTimescale: 1000) }
         try segments.setRetention(SegmentRetention(maxAge: keep, maxBytes: maxDisk?.bytes))
+        let kinds = try triggerKinds()
+        if !kinds.isEmpty {
+            try segments.setEventRecording(EventRecording(preRoll: pre ?? 5, postRoll: post ?? 10, writesClips: segment == nil || clips))
+            segments.recordsSegments = segment != nil
+        }
         try session.checked.addOutput(segments)
+        let triggers = EventTriggers(output: segments, kinds: kinds)
+        try triggers.install(in: session)
         try segments.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }))
         if global.verbose { Self.note("encoder: \(segments.videoEncoderName ?? "no H.264 encoder")") }
         let destination = URL(fileURLWithPath: output, isDirectory: !output.contains("%"))
@@ -52,7 +79,7 @@ extension Record {
             await session.checked.stopRunning()
             throw RuntimeFailure(message: "interrupted before the recording started; nothing was written")
         }
-        let events = SegmentEvents(log: { Self.note($0) })
+        let events = SegmentEvents(log: { Self.note($0) }, printsEvents: self.events)
         try segments.startRecording(to: destination, delegate: events)
         if global.verbose { Self.note("pipeline: \(session.pipelineDescription)") }
         trap.onInterrupt { segments.stopRecording() }
@@ -66,14 +93,14 @@ extension Record {
         for await event in events.events {
             switch event {
             case .finished(let segment, _, _):
-                FileHandle.standardOutput.write(Data((segment.url.path + "\n").utf8))
+                if !self.events { FileHandle.standardOutput.write(Data((segment.url.path + "\n").utf8)) }
             case .recordingFinished(let error):
                 ending = error
             }
         }
         timer?.cancel()
         await session.checked.stopRunning()
-        withExtendedLifetime(trap) {}
+        withExtendedLifetime((trap, triggers)) {}
         if let ending { throw ending }
     }
 }

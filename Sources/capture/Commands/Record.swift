@@ -59,6 +59,24 @@ struct Record: AsyncParsableCommand {
             })
     var maxDisk: ByteCount?
 
+    @Option(help: ArgumentHelp("Record events on these triggers, comma-separated: signal (SIGUSR1), code, face. Clips go to -o's clips/; with --segment, events are marked in index.json instead (both with --clips).",
+                               valueName: "triggers"))
+    var on: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of video before an event's first trigger in its clip (0 to 60; default 5).", valueName: "seconds"),
+            transform: Seconds.zeroOrMore)
+    var pre: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds after an event's last trigger in its clip (0 to 3600; default 10).", valueName: "seconds"),
+            transform: Seconds.zeroOrMore)
+    var post: Double?
+
+    @Flag(help: "With --on and --segment: write each event's clip as well as marking it in the index.")
+    var clips = false
+
+    @Flag(help: "With --on: print each event's start and end as JSON lines on standard output (instead of the closed files' paths).")
+    var events = false
+
     @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 

@@ -13,11 +13,40 @@ final class SegmentEvents: SegmentedMovieFileOutputDelegate {
     private let continuation: AsyncStream<Event>.Continuation
 
     private let log: @Sendable (String) -> Void
+    private let printsEvents: Bool
 
-    /// `log` gets a line for each segment deleted.
-    init(log: @escaping @Sendable (String) -> Void) {
+    /// `log` gets a line for each segment deleted; with `printsEvents`, each event's start and
+    /// end is a JSON line on standard output, else each clip's path when it closes.
+    init(log: @escaping @Sendable (String) -> Void, printsEvents: Bool) {
         self.log = log
+        self.printsEvents = printsEvents
         (events, continuation) = AsyncStream<Event>.makeStream()
+    }
+
+    func segmentedOutput(_ output: SegmentedMovieFileOutput, didStartEvent event: RecordingEvent) {
+        if printsEvents { Self.print(event, phase: "start") }
+    }
+
+    func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinishEvent event: RecordingEvent) {
+        if printsEvents {
+            Self.print(event, phase: "end")
+        } else if let clip = event.clip {
+            FileHandle.standardOutput.write(Data((clip.path + "\n").utf8))
+        }
+    }
+
+    /// `{"event":"start","kinds":["signal"],"trigger":"2026-…Z","start":12.5,"end":null,"clip":"…"}`:
+    /// times on the recording's clock in seconds.
+    static func print(_ event: RecordingEvent, phase: String) {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let line: [String: Any] = [
+            "event": phase, "kinds": event.kinds, "trigger": formatter.string(from: event.triggerDate),
+            "firstTrigger": event.firstTrigger, "lastTrigger": event.lastTrigger, "start": event.start,
+            "end": event.end.map { $0 as Any } ?? NSNull(), "clip": event.clip.map { $0.path as Any } ?? NSNull(),
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didDelete segment: URL, reason: String) {

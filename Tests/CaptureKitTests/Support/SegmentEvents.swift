@@ -8,11 +8,13 @@ final class SegmentEvents: SegmentedMovieFileOutputDelegate {
         case started(MovieSegment)
         case finished(MovieSegment, MovieSegment.EndReason, CaptureError?)
         case recordingFinished(CaptureError?)
+        case eventStarted(RecordingEvent)
+        case eventFinished(RecordingEvent)
     }
 
-    private let events = Mutex<[Event]>([])
+    private let heard = Mutex<[Event]>([])
 
-    var all: [Event] { events.withLock { $0 } }
+    var all: [Event] { heard.withLock { $0 } }
 
     /// The segments finished so far, in order, with their reasons.
     var finished: [(MovieSegment, MovieSegment.EndReason)] {
@@ -20,15 +22,28 @@ final class SegmentEvents: SegmentedMovieFileOutputDelegate {
     }
 
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didStart segment: MovieSegment) {
-        events.withLock { $0.append(.started(segment)) }
+        heard.withLock { $0.append(.started(segment)) }
     }
 
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinish segment: MovieSegment, reason: MovieSegment.EndReason, error: CaptureError?) {
-        events.withLock { $0.append(.finished(segment, reason, error)) }
+        heard.withLock { $0.append(.finished(segment, reason, error)) }
+    }
+
+    /// The events finished so far, in order.
+    var events: [RecordingEvent] {
+        all.compactMap { if case .eventFinished(let event) = $0 { event } else { nil } }
+    }
+
+    func segmentedOutput(_ output: SegmentedMovieFileOutput, didStartEvent event: RecordingEvent) {
+        heard.withLock { $0.append(.eventStarted(event)) }
+    }
+
+    func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinishEvent event: RecordingEvent) {
+        heard.withLock { $0.append(.eventFinished(event)) }
     }
 
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinishRecording error: CaptureError?) {
-        events.withLock { $0.append(.recordingFinished(error)) }
+        heard.withLock { $0.append(.recordingFinished(error)) }
     }
 
     /// Waits for did-finish-recording: its error, or nil (the outer optional) when it did not

@@ -20,8 +20,33 @@ struct SegmentIndex: Codable, Sendable, Equatable {
         var open: Bool
     }
 
+    /// An event: its triggers and the span of its clip on its recording's capture clock.
+    struct EventEntry: Codable, Sendable, Equatable {
+        var kinds: [String]
+        /// Its first trigger's wall-clock time (ISO 8601, UTC, milliseconds).
+        var trigger: String
+        var recording: Int
+        var firstTrigger: Double
+        var lastTrigger: Double
+        var start: Double
+        /// Nil while it is being recorded.
+        var end: Double?
+        /// Its clip, relative to the folder; nil when events are only marked.
+        var clip: String?
+    }
+
     var version = 1
     var segments: [Entry] = []
+    var events: [EventEntry] = []
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        segments = try container.decode([Entry].self, forKey: .segments)
+        events = try container.decodeIfPresent([EventEntry].self, forKey: .events) ?? []
+    }
 
     static let fileName = "index.json"
 
@@ -85,6 +110,31 @@ struct SegmentIndex: Codable, Sendable, Equatable {
             segments[existing] = entry
         } else {
             segments.append(entry)
+        }
+    }
+
+    /// Whether `segment` holds part of an event marked in the index (events with clips have
+    /// their own file and lock no segment).
+    func holdsEvent(_ segment: Entry) -> Bool {
+        events.contains { event in
+            event.clip == nil && event.recording == segment.recording && event.start < segment.startTime + segment.duration
+                && (event.end ?? .infinity) > segment.startTime
+        }
+    }
+
+    /// Adds or updates the entry for `event` of `recording` (by its first trigger).
+    mutating func record(_ event: RecordingEvent, recording: Int, folder: URL) {
+        let root = folder.standardizedFileURL.path
+        let clip = event.clip.map { url -> String in
+            let path = url.standardizedFileURL.path
+            return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : url.lastPathComponent
+        }
+        let entry = EventEntry(kinds: event.kinds, trigger: Self.format(event.triggerDate), recording: recording, firstTrigger: event.firstTrigger,
+                               lastTrigger: event.lastTrigger, start: event.start, end: event.end, clip: clip)
+        if let existing = events.lastIndex(where: { $0.recording == recording && $0.firstTrigger == event.firstTrigger }) {
+            events[existing] = entry
+        } else {
+            events.append(entry)
         }
     }
 

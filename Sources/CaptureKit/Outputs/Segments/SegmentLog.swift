@@ -54,6 +54,8 @@ final class SegmentLog: Sendable {
                 case .finished(let segment, _, _):
                     state.index.record(segment, recording: number, folder: folder, open: false)
                     state.current = nil
+                case .eventStarted(let event), .eventFinished(let event):
+                    state.index.record(event, recording: number, folder: folder)
                 case .failed:
                     break
                 }
@@ -75,6 +77,12 @@ final class SegmentLog: Sendable {
             case .finished(let segment, let reason, let error):
                 guard let output = output() else { return }
                 delegateQueue.async { delegate.value.segmentedOutput(output, didFinish: segment, reason: reason, error: error) }
+            case .eventStarted(let event):
+                guard let output = output() else { return }
+                delegateQueue.async { delegate.value.segmentedOutput(output, didStartEvent: event) }
+            case .eventFinished(let event):
+                guard let output = output() else { return }
+                delegateQueue.async { delegate.value.segmentedOutput(output, didFinishEvent: event) }
             case .failed(let error):
                 let onFailure = self.onFailure
                 DispatchQueue.global().async { onFailure(error) }
@@ -83,11 +91,11 @@ final class SegmentLog: Sendable {
     }
 
     /// On a streaming thread, when the disk is full: deletes the oldest closed segment of the
-    /// folder (never the one being written) and says so; false when there is none left. The
+    /// folder (never the one being written, nor one holding an event) and says so; false when there is none left. The
     /// index is saved afterwards, on the log's queue.
     func reclaimOldest() -> Bool {
         let deleted = state.withLock { state -> (URL, String)? in
-            let oldest = state.index.segments.filter { !$0.open }
+            let oldest = state.index.segments.filter { !$0.open && !state.index.holdsEvent($0) }
                 .min { (SegmentIndex.date($0.start) ?? .distantPast) < (SegmentIndex.date($1.start) ?? .distantPast) }
             return oldest.flatMap { remove($0, from: &state, reason: "the disk was full") }
         }

@@ -3,7 +3,8 @@ import Foundation
 /// What a segmented recording keeps in its folder: segments no older than ``maxAge`` and
 /// together no larger than ``maxBytes`` (either or both). The oldest go first; the segment being
 /// written is never deleted. A full disk deletes the oldest segments before a write fails,
-/// whatever the retention.
+/// whatever the retention. Segments that hold an event (marked in the index) are kept as its
+/// clip would be.
 public struct SegmentRetention: Sendable, Equatable {
     /// Seconds a segment is kept after its end; nil keeps them.
     public var maxAge: Double?
@@ -31,7 +32,8 @@ public struct SegmentRetention: Sendable, Equatable {
     /// The closed segments of `index` to delete at `now`, oldest first: those past the age, then
     /// the oldest until the rest fit in the size.
     func expired(in index: SegmentIndex, now: Date) -> [SegmentIndex.Entry] {
-        var kept = index.segments
+        // Segments holding an event are locked: never deleted by retention.
+        var kept = index.segments.filter { !index.holdsEvent($0) }
         var gone: [SegmentIndex.Entry] = []
         if let maxAge {
             let limit = now.addingTimeInterval(-maxAge)
@@ -41,7 +43,7 @@ public struct SegmentRetention: Sendable, Equatable {
             kept.removeAll { entry in gone.contains { $0.file == entry.file } }
         }
         if let maxBytes {
-            var total = kept.reduce(Int64(0)) { $0 + $1.bytes }
+            var total = index.segments.reduce(Int64(0)) { $0 + $1.bytes } - gone.reduce(Int64(0)) { $0 + $1.bytes }
             let oldestFirst = kept.filter { !$0.open }.sorted { (SegmentIndex.date($0.start) ?? .distantPast) < (SegmentIndex.date($1.start) ?? .distantPast) }
             for entry in oldestFirst where total > maxBytes {
                 gone.append(entry)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GStreamerSwift
 import Synchronization
 
 /// Cuts one fragmented MP4/MOV stream, as the muxer writes it, into segment files.
@@ -22,16 +23,19 @@ final class SegmentWriter: Sendable {
         case finished(MovieSegment, MovieSegment.EndReason, CaptureError?)
         /// Writing failed: the recording ends (after the open segment's `finished`).
         case failed(CaptureError)
+        /// An event's first trigger (its clip opened, when clips are written), and its end.
+        case eventStarted(RecordingEvent)
+        case eventFinished(RecordingEvent)
     }
 
-    private struct Open {
+    struct Open {
         var descriptor: Int32
         var segment: MovieSegment
         /// The video's length in it so far, in the video's time scale.
         var videoTicks: UInt64 = 0
     }
 
-    private struct State {
+    struct State {
         var header: [UInt8] = []
         var tracks: [FragmentedMovie.Track] = []
         var open: Open?
@@ -40,37 +44,53 @@ final class SegmentWriter: Sendable {
         var failed = false
         var finished = false
         var lastDate: Date?
-        /// The wall-clock time of the recording's first frame.
+        /// The wall-clock time of the recording's first frame, and its uptime (nanoseconds).
         var recordingStart: Date?
+        var startUptime: UInt64?
+        /// Whether segment files are written (else only clips, or nothing but events).
+        var writesSegments: Bool
+        var clips: EventClips?
+        /// The last video fragment's start and end on the capture clock.
+        var videoTime = 0.0, videoEnd = 0.0
     }
 
     private let segmentDuration: Double
-    private let naming: SegmentNaming
-    private let events: @Sendable (Event) -> Void
+    let naming: SegmentNaming
+    let events: @Sendable (Event) -> Void
     /// Deletes the folder's oldest closed segment when the disk is full; false when none is left.
     private let reclaim: @Sendable () -> Bool
-    private let state: Mutex<State>
+    let state: Mutex<State>
     private let syncQueue = DispatchQueue(label: "CaptureKit.SegmentWriter.sync")
 
     /// `after` is the start of the last segment already in the folder: names sort after it.
     /// `reclaim` runs (under the writer's lock, on the writing thread) when the disk is full.
-    init(segmentDuration: Double, naming: SegmentNaming, after: Date?, events: @escaping @Sendable (Event) -> Void,
-         reclaim: @escaping @Sendable () -> Bool) {
+    /// `clips` holds the event settings when events are recorded; `writesSegments` false writes
+    /// no segment files (clips only).
+    init(segmentDuration: Double, naming: SegmentNaming, after: Date?, writesSegments: Bool = true, clips: EventClips? = nil,
+         events: @escaping @Sendable (Event) -> Void, reclaim: @escaping @Sendable () -> Bool) {
         self.segmentDuration = segmentDuration
         self.naming = naming
         self.events = events
         self.reclaim = reclaim
-        state = Mutex(State(nextBoundary: segmentDuration, lastDate: after))
+        state = Mutex(State(nextBoundary: segmentDuration, lastDate: after, writesSegments: writesSegments, clips: clips))
     }
+
+    /// Whether the writer keeps a pre-roll (the sink's probe then hands it each buffer kept).
+    var keepsBuffers: Bool { state.withLock { $0.clips != nil } }
 
     /// The wall-clock time of the recording's first frame, as it enters the branch (before the
     /// muxer writes anything): segments are named from it and their capture-clock start.
     func setRecordingStart(_ date: Date) {
-        state.withLock { $0.recordingStart = date }
+        let uptime = DispatchTime.now().uptimeNanoseconds
+        state.withLock { state in
+            state.recordingStart = date
+            state.startUptime = uptime
+        }
     }
 
     /// The muxer's next bytes (one box, or part of an `mdat`): false once writing failed.
-    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// `retained` is the same buffer kept, for the pre-roll (nil when no events are recorded).
+    func write(_ bytes: UnsafeRawBufferPointer, retained: RetainedBuffer? = nil) -> Bool {
         var happened: [Event] = []
         let ok = state.withLock { state -> Bool in
             guard !state.failed, !state.finished else { return false }
@@ -84,7 +104,16 @@ final class SegmentWriter: Sendable {
             if FragmentedMovie.boxType(bytes) == FragmentedMovie.moof {
                 // The fragment before this one is whole: to disk, off this thread.
                 if let open = state.open { sync(dup(open.descriptor)) }
-                fragment(bytes, &state, &happened)
+                if let descriptor = state.clips?.current?.descriptor { sync(dup(descriptor)) }
+                let runs = FragmentedMovie.runs(inFragment: bytes, tracks: state.tracks)
+                fragment(runs, &state, &happened)
+                eventFragment(runs, retained, &state, &happened)
+            } else if let retained {
+                state.clips?.append(retained)
+            }
+            if let descriptor = state.clips?.current?.descriptor, !writeAll(descriptor, bytes) {
+                fail(&state, &happened, Self.writeError(url: state.clips?.current?.event.clip ?? naming.folder))
+                return false
             }
             guard let descriptor = state.open?.descriptor else { return !state.failed }
             guard writeAll(descriptor, bytes) else {
@@ -105,16 +134,21 @@ final class SegmentWriter: Sendable {
             guard !state.finished else { return }
             state.finished = true
             close(&state, &happened, reason: error == nil ? .stopped : .failed, error: error)
+            endEvent(&state, &happened, at: state.videoEnd)
         }
         happened.forEach(events)
     }
 
     /// A fragment begins: opens the first file, or the next at a boundary; counts the video.
-    private func fragment(_ bytes: UnsafeRawBufferPointer, _ state: inout State, _ happened: inout [Event]) {
+    private func fragment(_ runs: [FragmentedMovie.Run], _ state: inout State, _ happened: inout [Event]) {
         let video = state.tracks.first { $0.isVideo }
-        let runs = FragmentedMovie.runs(inFragment: bytes, tracks: state.tracks)
         let videoRun = runs.first { $0.track == video?.id }
         let scale = Double(max(1, video?.timescale ?? 1))
+        if let run = videoRun {
+            state.videoTime = Double(run.decodeTime) / scale
+            state.videoEnd = Double(run.decodeTime + run.duration) / scale
+        }
+        guard state.writesSegments else { return }
         if let run = videoRun, run.startsWithKeyFrame, state.open != nil {
             let time = Double(run.decodeTime) / scale
             let tolerance = Double(run.duration) / Double(max(1, run.samples)) / scale / 2
@@ -160,13 +194,7 @@ final class SegmentWriter: Sendable {
             return fail(&state, &happened, errno == ENOSPC ? .diskFull(url, freeBytes: Recording.freeBytes(at: url), limit: 0, finished: false)
                 : .recordingFailed(url, error: .pipelineFailed(element: "segment", message: "cannot create the file: \(reason)"), usable: false))
         }
-        var header = state.header
-        if let field = header.withUnsafeBytes({ FragmentedMovie.creationTimeField(in: $0) }) {
-            let seconds = UInt64(max(0, date.timeIntervalSince1970)) + FragmentedMovie.epochOffset
-            let width = field.wide ? 8 : 4
-            for index in 0..<width { header[field.offset + index] = UInt8(truncatingIfNeeded: seconds >> (8 * (width - 1 - index))) }
-            header.replaceSubrange((field.offset + width)..<(field.offset + 2 * width), with: header[field.offset..<(field.offset + width)])
-        }
+        let header = Self.header(state.header, created: date)
         let segment = MovieSegment(url: url, startDate: date, startTime: time, duration: 0, frameCount: 0, byteCount: Int64(header.count))
         guard header.withUnsafeBytes({ writeAll(descriptor, $0) }) else {
             let error = Self.writeError(url: url)
@@ -177,6 +205,18 @@ final class SegmentWriter: Sendable {
         happened.append(.started(segment))
     }
 
+    /// The stream's header with `date` as its creation and modification time.
+    static func header(_ header: [UInt8], created date: Date) -> [UInt8] {
+        var header = header
+        if let field = header.withUnsafeBytes({ FragmentedMovie.creationTimeField(in: $0) }) {
+            let seconds = UInt64(max(0, date.timeIntervalSince1970)) + FragmentedMovie.epochOffset
+            let width = field.wide ? 8 : 4
+            for index in 0..<width { header[field.offset + index] = UInt8(truncatingIfNeeded: seconds >> (8 * (width - 1 - index))) }
+            header.replaceSubrange((field.offset + width)..<(field.offset + 2 * width), with: header[field.offset..<(field.offset + width)])
+        }
+        return header
+    }
+
     private func close(_ state: inout State, _ happened: inout [Event], reason: MovieSegment.EndReason, error: CaptureError?) {
         guard let open = state.open else { return }
         state.open = nil
@@ -184,14 +224,15 @@ final class SegmentWriter: Sendable {
         happened.append(.finished(open.segment, reason, error))
     }
 
-    private func fail(_ state: inout State, _ happened: inout [Event], _ error: CaptureError) {
+    func fail(_ state: inout State, _ happened: inout [Event], _ error: CaptureError) {
         state.failed = true
         close(&state, &happened, reason: .failed, error: error)
+        endEvent(&state, &happened, at: state.videoEnd)
         happened.append(.failed(error))
     }
 
     /// Flushes `descriptor`'s file to disk on the sync queue, then closes the descriptor.
-    private func sync(_ descriptor: Int32) {
+    func sync(_ descriptor: Int32) {
         guard descriptor >= 0 else { return }
         syncQueue.async {
             fsync(descriptor)
@@ -201,14 +242,14 @@ final class SegmentWriter: Sendable {
 
     /// Why writing `url` failed, from `errno`: a full disk (nothing left to delete), or another
     /// failure; the segment is playable up to its last whole fragment.
-    private static func writeError(url: URL) -> CaptureError {
+    static func writeError(url: URL) -> CaptureError {
         errno == ENOSPC ? .diskFull(url, freeBytes: Recording.freeBytes(at: url), limit: 0, finished: false)
             : .recordingFailed(url, error: .pipelineFailed(element: "segment", message: String(cString: strerror(errno))), usable: true)
     }
 
     /// Writes all of `bytes`; on a full disk, deletes the oldest closed segments one at a time
     /// and goes on where it stopped. False (with `errno`) when it cannot.
-    private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -39,9 +39,10 @@ extension SegmentedMovieFileOutput {
                 return recording.admitAudio(runningTime: time, duration: buffer.duration ?? 0) ? .pass : .drop
             }
         }
-        let writer = recording.writer
+        let writer = recording.writer, keeps = recording.keepsBuffers
         try branch.pad(.sink, "sink").addBufferProbe { buffer in
-            _ = try? buffer.withBytes { writer.write($0) }
+            let kept = keeps ? buffer.retained() : nil
+            _ = try? buffer.withBytes { writer.write($0, retained: kept) }
             return .drop
         }
         recording.progress.withLock { $0.attached = true }

@@ -20,6 +20,10 @@ extension SegmentedMovieFileOutput {
         let (duration, interval, fileType, settings, retention) = state.withLock {
             ($0.segmentDuration, $0.fragmentInterval, $0.fileType, $0.codecSettings, $0.retention)
         }
+        let (events, writesSegments) = state.withLock { ($0.events, $0.recordsSegments) }
+        guard writesSegments || events?.writesClips == true else {
+            throw .invalidSetting(name: "recordsSegments", value: "false", valid: "true, or an eventRecording that writes clips: else nothing is recorded")
+        }
         guard interval.isNumeric, interval.seconds >= 0.1, interval.seconds <= duration.seconds else {
             throw .invalidSetting(name: "movieFragmentInterval", value: "\(interval)", valid: "from 0.1 s to the segment duration (\(duration.seconds) s)")
         }
@@ -29,7 +33,7 @@ extension SegmentedMovieFileOutput {
         let log = SegmentLog(folder: naming.folder, retention: retention, delegate: delegate, queue: queue ?? delegateQueue,
                              output: { [weak self] in self }, onFailure: { [weak self] error in self?.end(error: error) })
         let recording = SegmentedRecording(naming: naming, segmentDuration: duration, codec: source.map(settings.resolved(for:)) ?? settings,
-                                           fragmentInterval: interval, log: log)
+                                           fragmentInterval: interval, writesSegments: writesSegments, events: events, log: log)
         let started = state.withLock { state -> Bool in
             guard state.recording == nil else { return false }
             state.recording = recording

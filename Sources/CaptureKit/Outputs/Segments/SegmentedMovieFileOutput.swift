@@ -36,6 +36,8 @@ public final class SegmentedMovieFileOutput: OutputNode {
         var fileType = "mp4"
         var codecSettings = VideoCodecSettings()
         var retention = SegmentRetention.everything
+        var events: EventRecording?
+        var recordsSegments = true
     }
 
     let state = Mutex(State())
@@ -95,6 +97,36 @@ public final class SegmentedMovieFileOutput: OutputNode {
         try retention.validate()
         state.withLock { $0.retention = retention }
     }
+
+    /// How events are recorded; nil (the default) records none. For recordings started after it
+    /// is set.
+    public var eventRecording: EventRecording? { state.withLock { $0.events } }
+
+    /// Sets ``eventRecording``; throws for a pre- or post-roll out of range.
+    public func setEventRecording(_ events: EventRecording?) throws(CaptureError) {
+        try events?.validate()
+        state.withLock { $0.events = events }
+    }
+
+    /// Whether segment files are written (the default); false records event clips only, which
+    /// needs an ``eventRecording`` that writes clips.
+    public var recordsSegments: Bool {
+        get { state.withLock { $0.recordsSegments } }
+        set { state.withLock { $0.recordsSegments = newValue } }
+    }
+
+    /// Triggers an event now (`kind` names what triggered it: `signal`, `code`, `face`,
+    /// `motion`, or the app's own word), from any thread: a new event with its clip from the
+    /// pre-roll, or the current one extended. Returns the event as it stands; nil when not
+    /// recording, before the recording's first frame, or without an ``eventRecording``.
+    @discardableResult
+    public func triggerEvent(_ kind: String) -> RecordingEvent? {
+        state.withLock { $0.recording }?.writer.trigger(kind)
+    }
+
+    /// The bytes the pre-roll holds now (0 without events).
+    @_spi(Benchmark)
+    public var preRollBytes: Int { state.withLock { $0.recording }?.writer.heldBytes ?? 0 }
 
     /// The extensions segments can be recorded in.
     public static var supportedFileExtensions: [String] { SegmentNaming.supportedExtensions }

@@ -19,9 +19,17 @@ public protocol SegmentedMovieFileOutputDelegate: AnyObject {
     /// A closed segment in the folder was deleted: by the ``SegmentedMovieFileOutput/retention``
     /// (`reason` "retention") or to make room on a full disk ("the disk was full").
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didDelete segment: URL, reason: String)
+    /// An event began (``SegmentedMovieFileOutput/triggerEvent(_:)``): its clip, when clips are
+    /// written, is open and holds the pre-roll.
+    func segmentedOutput(_ output: SegmentedMovieFileOutput, didStartEvent event: RecordingEvent)
+    /// An event ended, its post-roll after its last trigger past (or the recording ended): its
+    /// clip is closed and final.
+    func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinishEvent event: RecordingEvent)
 }
 
 extension SegmentedMovieFileOutputDelegate {
+    public func segmentedOutput(_ output: SegmentedMovieFileOutput, didStartEvent event: RecordingEvent) {}
+    public func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinishEvent event: RecordingEvent) {}
     public func segmentedOutput(_ output: SegmentedMovieFileOutput, didDelete segment: URL, reason: String) {}
     public func segmentedOutput(_ output: SegmentedMovieFileOutput, didStart segment: MovieSegment) {}
     public func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinish segment: MovieSegment, reason: MovieSegment.EndReason, error: CaptureError?) {}

@@ -32,14 +32,20 @@ final class SegmentedRecording: Sendable {
     let log: SegmentLog
     let writer: SegmentWriter
 
-    init(naming: SegmentNaming, segmentDuration: CaptureTime, codec: VideoCodecSettings, fragmentInterval: CaptureTime, log: SegmentLog) {
+    /// Whether the sink hands the writer each buffer kept (for the events' pre-roll).
+    let keepsBuffers: Bool
+
+    init(naming: SegmentNaming, segmentDuration: CaptureTime, codec: VideoCodecSettings, fragmentInterval: CaptureTime,
+         writesSegments: Bool, events: EventRecording?, log: SegmentLog) {
         self.naming = naming
+        keepsBuffers = events != nil
         segmentNanoseconds = UInt64(max(1, segmentDuration.nanoseconds))
         self.codec = codec
         self.fragmentInterval = fragmentInterval
         self.log = log
-        writer = SegmentWriter(segmentDuration: segmentDuration.seconds, naming: naming, after: log.lastStart, events: log.handle,
-                               reclaim: log.reclaimOldest)
+        let clips = events.map { EventClips(preRoll: $0.preRoll, postRoll: $0.postRoll, writesFiles: $0.writesClips) }
+        writer = SegmentWriter(segmentDuration: segmentDuration.seconds, naming: naming, after: log.lastStart, writesSegments: writesSegments,
+                               clips: clips, events: log.handle, reclaim: log.reclaimOldest)
     }
 
     /// An encoded video frame at the branch's entry: the first key frame starts the recording
