@@ -91,8 +91,8 @@ final class SegmentLog: Sendable {
     }
 
     /// On a streaming thread, when the disk is full: deletes the oldest closed segment of the
-    /// folder (never the one being written, nor one holding an event) and says so; false when there is none left. The
-    /// index is saved afterwards, on the log's queue.
+    /// folder (never the one being written, nor one holding an event) and says so; false when
+    /// there is none left. The index is saved afterwards, on the log's queue.
     func reclaimOldest() -> Bool {
         let deleted = state.withLock { state -> (URL, String)? in
             let oldest = state.index.segments.filter { !$0.open && !state.index.holdsEvent($0) }
