@@ -40,6 +40,32 @@ enum SegmentsBenchmark {
         return (cpu / (try frames(in: directory).recorded), pipeline)
     }
 
+    /// The pre-roll's memory with events on (5 s): the most bytes its ring held over `seconds`
+    /// of recording, against the video's bit rate (the files' bytes per second).
+    static func preRoll(directory: URL) throws -> (bytes: Int, bytesPerSecond: Double) {
+        let session = CaptureSession()
+        try session.setSessionPreset(.inputPriority)
+        try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
+        let output = SegmentedMovieFileOutput()
+        try output.setSegmentDuration(CaptureTime(seconds: segment, preferredTimescale: 1000))
+        try output.setEventRecording(EventRecording(preRoll: 5, postRoll: 1, writesClips: false))
+        try session.checked.addOutput(output)
+        try session.checked.startRunning()
+        defer { session.stopRunning() }
+        let events = Events()
+        try output.startRecording(to: directory, delegate: events)
+        var most = 0
+        for _ in 0..<Int(seconds * 10) {
+            Thread.sleep(forTimeInterval: 0.1)
+            most = max(most, output.preRollBytes)
+        }
+        output.stopRecording()
+        guard events.finished.wait(timeout: .now() + 10) == .success else { throw BenchFailure(message: "the segments did not finish") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".mp4") }
+        let bytes = try files.reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent($1).path)[.size] as? Int) ?? 0) }
+        return (most, Double(bytes) / (try frames(in: directory).recorded))
+    }
+
     /// gst-launch-1.0: the session's source and encoder (its encoded stage) into splitmuxsink.
     static func gstArguments(_ pipeline: String, directory: URL) throws -> [String] {
         guard let tee = pipeline.range(of: " ! tee name=input0_tee"), let stageStart = pipeline.range(of: "queue name=enc"),
@@ -101,20 +127,61 @@ enum SegmentsBenchmark {
             ], for: nil) { try frames(in: ff).recorded })
             if round == 0 {
                 for (name, folder) in [("ours", mine), ("gst", theirs), ("ffmpeg", ff)] {
-                    let check = try frames(in: folder)
-                    quality["\(name)_files"] = Double(check.files)
-                    quality["\(name)_segments_not_60_frames"] = Double(check.offLength)
-                    quality["\(name)_frames_missing_at_boundaries"] = Double(check.gapFrames)
-                    quality["\(name)_frames_doubled_at_boundaries"] = Double(check.overlapFrames)
+                    SegmentBoundariesBenchmark.add(name, try frames(in: folder), to: &quality)
                 }
             }
         }
+        let held = root.appendingPathComponent("preroll")
+        try FileManager.default.createDirectory(at: held, withIntermediateDirectories: true)
+        let (preRollBytes, bytesPerSecond) = try preRoll(directory: held)
         var figures: [String: Double] = [
+            "preroll_5s_max_bytes": Double(preRollBytes), "video_bytes_per_s": bytesPerSecond,
+            "preroll_seconds_held": Double(preRollBytes) / bytesPerSecond,
             "ours_cpu_per_s": Processes.median(ours), "gst_splitmuxsink_cpu_per_s": Processes.median(gst),
             "ffmpeg_segment_cpu_per_s": Processes.median(ffmpeg),
             "ratio_gst": Processes.median(ours) / Processes.median(gst), "ratio_ffmpeg": Processes.median(ours) / Processes.median(ffmpeg),
         ]
         figures.merge(quality) { first, _ in first }
         return figures
+    }
+}
+
+/// Frames lost or doubled across 1,000 boundaries of 2 s segments (issue 27). Ours is a real-time
+/// recording, made beforehand with `capture record -d virtual --preset cif352x288 --segment 2
+/// --duration 2002 -o DIR/` (33 minutes) and read from CAPTURE_BENCH_SEGMENTS_DIR; the peers'
+/// are made here as fast as they go from a bounded test pattern of 60,030 frames:
+/// `gst-launch-1.0 videotestsrc num-buffers=60030 ! x264enc ! h264parse ! splitmuxsink
+/// max-size-time=2 s` and `ffmpeg -f lavfi testsrc -frames:v 60030 -f segment -segment_time 2`.
+enum SegmentBoundariesBenchmark {
+    static let frames = 60_030
+
+    static func run() async throws -> [String: Double] {
+        var figures: [String: Double] = [:]
+        if let ours = ProcessInfo.processInfo.environment["CAPTURE_BENCH_SEGMENTS_DIR"] {
+            add("ours", try SegmentsBenchmark.frames(in: URL(fileURLWithPath: ours)), to: &figures)
+        }
+        let root = try RecordBenchmark.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let gst = root.appendingPathComponent("gst"), ffmpeg = root.appendingPathComponent("ffmpeg")
+        for folder in [gst, ffmpeg] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try Processes.time("/usr/bin/gst-launch-1.0", ("-q videotestsrc num-buffers=\(frames) ! video/x-raw,width=352,height=288,framerate=30/1 ! "
+            + "x264enc speed-preset=ultrafast tune=zerolatency key-int-max=60 ! h264parse ! splitmuxsink max-size-time=2000000000 "
+            + "send-keyframe-requests=true muxer-factory=mp4mux location=\(gst.path)/gst%05d.mp4").split(separator: " ").map(String.init))
+        add("gst", try SegmentsBenchmark.frames(in: gst), to: &figures)
+        try Processes.time("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=352x288:rate=30", "-frames:v", String(frames),
+                                               "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p",
+                                               "-force_key_frames", "expr:gte(t,n_forced*2)", "-f", "segment", "-segment_time", "2",
+                                               "-reset_timestamps", "0", "-segment_format", "mp4", "\(ffmpeg.path)/ff%05d.mp4"])
+        add("ffmpeg", try SegmentsBenchmark.frames(in: ffmpeg), to: &figures)
+        return figures
+    }
+
+    static func add(_ name: String, _ check: (recorded: Double, files: Int, offLength: Int, gapFrames: Int, overlapFrames: Int),
+                    to figures: inout [String: Double]) {
+        figures["\(name)_files"] = Double(check.files)
+        figures["\(name)_boundaries"] = Double(max(0, check.files - 1))
+        figures["\(name)_segments_not_60_frames"] = Double(check.offLength)
+        figures["\(name)_frames_missing_at_boundaries"] = Double(check.gapFrames)
+        figures["\(name)_frames_doubled_at_boundaries"] = Double(check.overlapFrames)
     }
 }
