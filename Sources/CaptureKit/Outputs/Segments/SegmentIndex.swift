@@ -50,13 +50,18 @@ struct SegmentIndex: Codable, Sendable, Equatable {
 
     static let fileName = "index.json"
 
-    /// The folder's index: read, or rebuilt from the files when missing or damaged.
+    /// The folder's index: read, or rebuilt from the files when missing or damaged, with its
+    /// journal's changes (``SegmentJournal``) replayed.
     static func load(folder: URL) -> SegmentIndex {
         let url = folder.appendingPathComponent(fileName)
-        if let data = try? Data(contentsOf: url), let index = try? JSONDecoder().decode(SegmentIndex.self, from: data), index.version == 1 {
-            return index
+        var index: SegmentIndex
+        if let data = try? Data(contentsOf: url), let read = try? JSONDecoder().decode(SegmentIndex.self, from: data), read.version == 1 {
+            index = read
+        } else {
+            index = rebuild(folder: folder)
         }
-        return rebuild(folder: folder)
+        SegmentJournal.replay(into: &index, folder: folder)
+        return index
     }
 
     /// An index made from the segment files under `folder`: ordered by start, a file whose
@@ -87,21 +92,33 @@ struct SegmentIndex: Codable, Sendable, Equatable {
         return index
     }
 
-    /// Writes the index atomically (a new file renamed over the old).
+    /// Writes the index atomically (a new file renamed over the old), and empties the journal
+    /// whose changes it now holds.
     func save(folder: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(self).write(to: folder.appendingPathComponent(Self.fileName), options: .atomic)
+        SegmentJournal.clear(folder: folder)
     }
 
-    /// The last segment's start, for names that must sort after it.
-    var lastStart: Date? { segments.compactMap { Self.date($0.start) }.max() }
+    /// The journal line for the entry of `file`.
+    func line(forSegment file: String) -> SegmentJournal.Line? {
+        segments.last { $0.file == file }.map { .segment($0) }
+    }
+
+    /// The last segment's start, for names that must sort after it. (Starts are ISO 8601 in
+    /// UTC to the millisecond: their text sorts as their times do.)
+    var lastStart: Date? { segments.map(\.start).max().flatMap(Self.date) }
+
+    /// The closed segments, oldest first.
+    var closedOldestFirst: [Entry] { segments.filter { !$0.open }.sorted { $0.start < $1.start } }
 
     /// The number for a new recording.
     var nextRecording: Int { (segments.map(\.recording).max() ?? 0) + 1 }
 
-    /// Adds or updates the entry for `segment` of `recording`.
-    mutating func record(_ segment: MovieSegment, recording: Int, folder: URL, open: Bool) {
+    /// Adds or updates the entry for `segment` of `recording`; returns its file as listed.
+    @discardableResult
+    mutating func record(_ segment: MovieSegment, recording: Int, folder: URL, open: Bool) -> String {
         let root = folder.standardizedFileURL.path, path = segment.url.standardizedFileURL.path
         let file = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : segment.url.lastPathComponent
         let entry = Entry(file: file, start: Self.format(segment.startDate), recording: recording, startTime: segment.startTime,
@@ -111,6 +128,7 @@ struct SegmentIndex: Codable, Sendable, Equatable {
         } else {
             segments.append(entry)
         }
+        return file
     }
 
     /// Whether `segment` holds part of an event marked in the index (events with clips have
@@ -122,8 +140,9 @@ struct SegmentIndex: Codable, Sendable, Equatable {
         }
     }
 
-    /// Adds or updates the entry for `event` of `recording` (by its first trigger).
-    mutating func record(_ event: RecordingEvent, recording: Int, folder: URL) {
+    /// Adds or updates the entry for `event` of `recording` (by its first trigger); returns it.
+    @discardableResult
+    mutating func record(_ event: RecordingEvent, recording: Int, folder: URL) -> EventEntry {
         let root = folder.standardizedFileURL.path
         let clip = event.clip.map { url -> String in
             let path = url.standardizedFileURL.path
@@ -136,6 +155,7 @@ struct SegmentIndex: Codable, Sendable, Equatable {
         } else {
             events.append(entry)
         }
+        return entry
     }
 
     static func format(_ date: Date) -> String {

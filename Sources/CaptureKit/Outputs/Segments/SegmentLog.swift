@@ -14,6 +14,8 @@ final class SegmentLog: Sendable {
         var segments = 0
         var current: MovieSegment?
         var retention: SegmentRetention
+        /// Lines in the journal since `index.json` was last written.
+        var journalLines = 0
     }
 
     let folder: URL
@@ -45,29 +47,29 @@ final class SegmentLog: Sendable {
     /// A writer's event: queued, never handled on the calling thread.
     func handle(_ event: SegmentWriter.Event) {
         queue.async { [self] in
-            let (snapshot, deleted) = state.withLock { state -> (SegmentIndex, [(URL, String)]) in
+            let (snapshot, lines, deleted) = state.withLock { state -> (SegmentIndex?, [SegmentJournal.Line], [(URL, String)]) in
+                var lines: [SegmentJournal.Line] = []
                 switch event {
-                case .started(let segment):
-                    state.index.record(segment, recording: number, folder: folder, open: true)
-                    state.segments += 1
-                    state.current = segment
-                case .finished(let segment, _, _):
-                    state.index.record(segment, recording: number, folder: folder, open: false)
-                    state.current = nil
+                case .started(let segment), .finished(let segment, _, _):
+                    let file = state.index.record(segment, recording: number, folder: folder, open: isStarted(event))
+                    if isStarted(event) {
+                        state.segments += 1
+                        state.current = segment
+                    } else {
+                        state.current = nil
+                    }
+                    lines += state.index.line(forSegment: file).map { [$0] } ?? []
                 case .eventStarted(let event), .eventFinished(let event):
-                    state.index.record(event, recording: number, folder: folder)
+                    lines.append(.event(state.index.record(event, recording: number, folder: folder)))
                 case .failed:
                     break
                 }
                 let expired = state.retention.expired(in: state.index, now: Date())
                 let deleted = expired.compactMap { remove($0, from: &state, reason: "retention") }
-                return (state.index, deleted)
+                lines += deleted.map { .removed(relative($0.0)) }
+                return (compacts(&state, adding: lines.count) ? state.index : nil, lines, deleted)
             }
-            do {
-                try snapshot.save(folder: folder)
-            } catch {
-                CaptureLog.logger.warning("\(folder.path)/\(SegmentIndex.fileName): not saved: \(error.localizedDescription)")
-            }
+            persist(snapshot, lines)
             let delegate = self.delegate
             tellDeleted(deleted)
             switch event {
@@ -95,17 +97,44 @@ final class SegmentLog: Sendable {
     /// there is none left. The index is saved afterwards, on the log's queue.
     func reclaimOldest() -> Bool {
         let deleted = state.withLock { state -> (URL, String)? in
-            let oldest = state.index.segments.filter { !$0.open && !state.index.holdsEvent($0) }
-                .min { (SegmentIndex.date($0.start) ?? .distantPast) < (SegmentIndex.date($1.start) ?? .distantPast) }
+            let oldest = state.index.closedOldestFirst.first { !state.index.holdsEvent($0) }
             return oldest.flatMap { remove($0, from: &state, reason: "the disk was full") }
         }
         guard let deleted else { return false }
         queue.async { [self] in
-            let snapshot = state.withLock { $0.index }
-            try? snapshot.save(folder: folder)
+            let snapshot = state.withLock { compacts(&$0, adding: 1) ? $0.index : nil }
+            persist(snapshot, [.removed(relative(deleted.0))])
             tellDeleted([deleted])
         }
         return true
+    }
+
+    /// Whether the index is rewritten now (small, or its journal long enough), else the change's
+    /// `lines` go to the journal. Under the state's lock.
+    private func compacts(_ state: inout State, adding lines: Int) -> Bool {
+        state.journalLines += lines
+        guard state.index.segments.count < SegmentJournal.compactionFloor || state.journalLines * 8 >= state.index.segments.count else { return false }
+        state.journalLines = 0
+        return true
+    }
+
+    /// On the log's queue: writes `snapshot` as `index.json`, or appends `lines` to the journal.
+    private func persist(_ snapshot: SegmentIndex?, _ lines: [SegmentJournal.Line]) {
+        do {
+            if let snapshot { try snapshot.save(folder: folder) } else { try SegmentJournal.append(lines, folder: folder) }
+        } catch {
+            CaptureLog.logger.warning("\(folder.path)/\(SegmentIndex.fileName): not saved: \(error.localizedDescription)")
+        }
+    }
+
+    private func isStarted(_ event: SegmentWriter.Event) -> Bool {
+        if case .started = event { true } else { false }
+    }
+
+    /// `url`'s path relative to the folder, as the index lists it.
+    private func relative(_ url: URL) -> String {
+        let root = folder.standardizedFileURL.path, path = url.standardizedFileURL.path
+        return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : url.lastPathComponent
     }
 
     /// Deletes `entry`'s file and takes it out of the index: its URL and `reason`, or nil when
@@ -130,8 +159,16 @@ final class SegmentLog: Sendable {
     }
 
     /// The recording ended: did-finish-recording, after every event queued before.
+    /// The journal is folded into `index.json` first.
     func recordingFinished(output: SegmentedMovieFileOutput, error: CaptureError?) {
         let delegate = self.delegate, delegateQueue = self.delegateQueue
-        queue.async { delegateQueue.async { delegate.value.segmentedOutput(output, didFinishRecording: error) } }
+        queue.async { [self] in
+            let snapshot = state.withLock { state -> SegmentIndex? in
+                defer { state.journalLines = 0 }
+                return state.journalLines > 0 ? state.index : nil
+            }
+            persist(snapshot, [])
+            delegateQueue.async { delegate.value.segmentedOutput(output, didFinishRecording: error) }
+        }
     }
 }

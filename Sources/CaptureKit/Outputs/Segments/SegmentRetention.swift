@@ -32,22 +32,24 @@ public struct SegmentRetention: Sendable, Equatable {
     /// The closed segments of `index` to delete at `now`, oldest first: those past the age, then
     /// the oldest until the rest fit in the size.
     func expired(in index: SegmentIndex, now: Date) -> [SegmentIndex.Entry] {
-        // Segments holding an event are locked: never deleted by retention.
-        var kept = index.segments.filter { !index.holdsEvent($0) }
+        guard maxAge != nil || maxBytes != nil else { return [] }
+        // Segments holding an event are locked: never deleted by retention. Only the oldest are
+        // looked at (and their dates read) until one is kept.
+        var candidates = index.closedOldestFirst.filter { !index.holdsEvent($0) }[...]
         var gone: [SegmentIndex.Entry] = []
         if let maxAge {
             let limit = now.addingTimeInterval(-maxAge)
-            for entry in kept where !entry.open {
-                if let start = SegmentIndex.date(entry.start), start.addingTimeInterval(entry.duration) < limit { gone.append(entry) }
+            while let entry = candidates.first, let start = SegmentIndex.date(entry.start), start.addingTimeInterval(entry.duration) < limit {
+                gone.append(entry)
+                candidates = candidates.dropFirst()
             }
-            kept.removeAll { entry in gone.contains { $0.file == entry.file } }
         }
         if let maxBytes {
             var total = index.segments.reduce(Int64(0)) { $0 + $1.bytes } - gone.reduce(Int64(0)) { $0 + $1.bytes }
-            let oldestFirst = kept.filter { !$0.open }.sorted { (SegmentIndex.date($0.start) ?? .distantPast) < (SegmentIndex.date($1.start) ?? .distantPast) }
-            for entry in oldestFirst where total > maxBytes {
+            while total > maxBytes, let entry = candidates.first {
                 gone.append(entry)
                 total -= entry.bytes
+                candidates = candidates.dropFirst()
             }
         }
         return gone
