@@ -164,9 +164,11 @@ enum SegmentBoundariesBenchmark {
         defer { try? FileManager.default.removeItem(at: root) }
         let gst = root.appendingPathComponent("gst"), ffmpeg = root.appendingPathComponent("ffmpeg")
         for folder in [gst, ffmpeg] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        try Processes.time("/usr/bin/gst-launch-1.0", ("-q videotestsrc num-buffers=\(frames) ! video/x-raw,width=352,height=288,framerate=30/1 ! "
-            + "x264enc speed-preset=ultrafast tune=zerolatency key-int-max=60 ! h264parse ! splitmuxsink max-size-time=2000000000 "
-            + "send-keyframe-requests=true muxer-factory=mp4mux location=\(gst.path)/gst%05d.mp4").split(separator: " ").map(String.init))
+        // gst-launch-1.0 wrote every file within a minute here but did not exit at the end of
+        // the stream (splitmuxsink, GStreamer 1.22): it is given three minutes, then stopped.
+        try Processes.time("/bin/sh", ["-c", "timeout 180 gst-launch-1.0 -q videotestsrc num-buffers=\(frames) ! "
+            + "video/x-raw,width=352,height=288,framerate=30/1 ! x264enc speed-preset=ultrafast tune=zerolatency key-int-max=60 ! h264parse ! "
+            + "splitmuxsink max-size-time=2000000000 send-keyframe-requests=true muxer-factory=mp4mux location=\(gst.path)/gst%05d.mp4; true"])
         add("gst", try SegmentsBenchmark.frames(in: gst), to: &figures)
         try Processes.time("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=352x288:rate=30", "-frames:v", String(frames),
                                                "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p",
