@@ -150,6 +150,8 @@ struct SegmentedRecordCommandTests {
               (["--on", "motion", "-o", "d/"], "--on 'motion' is not a trigger (motion detection is not built yet)"),
               (["--on", "signal", "--clips", "-o", "d/"], "--clips writes clips beside segments: give --segment too"),
               (["--on", "signal", "--pre", "61", "-o", "d/"], "--pre 61 is out of range: from 0 to 60 seconds"),
+              (["--pre", "2", "-o", "clip.mp4"], "--pre applies to segments and events: give -o a folder (-o recordings/) with --segment or --on"),
+              (["--keep", "2d", "-o", "clip.mp4"], "--keep applies to segments and events"),
           ])
     func usage(arguments: [String], message: String) throws {
         let directory = try scratchDirectory()

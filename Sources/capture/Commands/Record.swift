@@ -111,7 +111,11 @@ struct Record: AsyncParsableCommand {
 
     func validate() throws {
         if isSegmented { return try validateSegments() }
-        if keep != nil || maxDisk != nil { throw ValidationError("--keep and --max-disk apply to segments: give -o a folder (-o recordings/) or --segment") }
+        let segmentOnly = [("--keep", keep != nil), ("--max-disk", maxDisk != nil), ("--pre", pre != nil), ("--post", post != nil), ("--clips", clips),
+                           ("--events", events)]
+        for (flag, given) in segmentOnly where given {
+            throw ValidationError("\(flag) applies to segments and events: give -o a folder (-o recordings/) with --segment or --on")
+        }
         try OutputFile.checkUsage(output, option: "-o", example: "movie.mp4")
         if let bitrate, bitrate <= 0 {
             throw ValidationError("--bitrate \(bitrate) must be a number of kbit/s greater than 0")
