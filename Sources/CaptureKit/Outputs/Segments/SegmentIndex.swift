@@ -158,10 +158,12 @@ struct SegmentIndex: Codable, Sendable, Equatable {
         return entry
     }
 
+    /// `date` in ISO 8601, UTC, at the millisecond its file's name shows (the formatter would
+    /// round where names cut).
     static func format(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        return formatter.string(from: Date(timeIntervalSince1970: Double(SegmentNaming.milliseconds(date)) / 1000))
     }
 
     static func date(_ text: String) -> Date? {

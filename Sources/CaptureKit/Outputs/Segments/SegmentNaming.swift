@@ -82,12 +82,18 @@ struct SegmentNaming: Sendable, Equatable {
 
     /// `2026-11-27T21-00-00.000Z`: the UTC time to the millisecond, with `-` for `:`.
     static func name(for date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = milliseconds(date)
         var seconds = time_t(milliseconds / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return String(format: "%04d-%02d-%02dT%02d-%02d-%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
                       Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(milliseconds % 1000))
+    }
+
+    /// The whole milliseconds since 1970 a name shows for `date` (a hair above the binary
+    /// value, so that a time read back from a name, plus a millisecond, is that next millisecond).
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000 + 1e-4).rounded(.down))
     }
 
     /// The time a name made by `name(for:)` stands for (the file's name without extension).

@@ -174,9 +174,12 @@ final class SegmentWriter: Sendable {
         // Names stay in order and unique when the wall clock stepped back since the folder's last
         // segment (a restart after NTP): the recording's dates move forward past it, keeping their
         // spacing on the capture clock.
-        if let last = state.lastDate, date <= last {
-            state.recordingStart = start.addingTimeInterval(last.timeIntervalSince(date) + 0.001)
-            date = last.addingTimeInterval(0.001)
+        // Compared in the names' whole milliseconds: a date a fraction of a millisecond after the
+        // last would have had its name.
+        if let last = state.lastDate, SegmentNaming.milliseconds(date) <= SegmentNaming.milliseconds(last) {
+            let next = Date(timeIntervalSince1970: Double(SegmentNaming.milliseconds(last) + 1) / 1000)
+            state.recordingStart = start.addingTimeInterval(next.timeIntervalSince(date))
+            date = next
         }
         state.lastDate = date
         let url: URL

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@_spi(Benchmark) @testable import CaptureKit
+
+/// Segment names: the UTC time to the millisecond, read back to the same time, and the next
+/// millisecond after a name read back always a new name (what keeps names unique when the wall
+/// clock stepped back).
+@Suite("Segment naming")
+struct SegmentNamingTests {
+    @Test("a name read back, plus a millisecond, names the next millisecond, for 100,000 times of day")
+    func nextMillisecond() {
+        var generator = SplitMix(seed: 27)
+        for _ in 0..<100_000 {
+            let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(generator.next() % 100_000_000_000) / 1000)
+            let name = SegmentNaming.name(for: date)
+            guard let read = SegmentNaming.date(fromName: name) else {
+                Issue.record("\(name) does not read back")
+                return
+            }
+            #expect(SegmentNaming.name(for: read) == name)
+            let next = Date(timeIntervalSince1970: Double(SegmentNaming.milliseconds(read) + 1) / 1000)
+            #expect(SegmentNaming.milliseconds(next) == SegmentNaming.milliseconds(read) + 1, "\(name): \(next.timeIntervalSince1970)")
+            if SegmentNaming.name(for: next) == name { Issue.record("\(name) named twice"); return }
+        }
+    }
+
+    @Test("the index's ISO start reads back to the name's millisecond")
+    func isoStart() {
+        let date = Date(timeIntervalSince1970: 1_764_450_000.5216)
+        let iso = SegmentIndex.format(date)
+        let read = SegmentIndex.date(iso)
+        #expect(read.map { SegmentNaming.name(for: $0) } == SegmentNaming.name(for: date), "\(iso)")
+    }
+}
