@@ -50,7 +50,9 @@ enum SegmentsSoakBenchmark {
         }
         let memoryEnd = ResidentMemory.kilobytes, descriptorsEnd = openDescriptors
         output.stopRecording()
-        _ = events.finished.wait(timeout: .now() + 10)
+        guard events.finished.wait(timeout: .now() + 10) == .success else {
+            throw BenchFailure(message: "the soak's recording did not finish within 10 s of its stop")
+        }
         await session.checked.stopRunning()
         return [
             "seconds": seconds, "warm_up_seconds": warmUp, "segments_closed": Double(events.closed), "segments_deleted": Double(events.deleted),

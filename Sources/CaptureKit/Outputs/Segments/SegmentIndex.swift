@@ -72,8 +72,7 @@ struct SegmentIndex: Codable, Sendable, Equatable {
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])
         while let url = files?.nextObject() as? URL {
             guard SegmentNaming.supportedExtensions.contains(url.pathExtension.lowercased()), let file = SegmentFile(url: url) else { continue }
-            let path = url.standardizedFileURL.path
-            let relative = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : url.lastPathComponent
+            let relative = Self.relativePath(url, in: folder)
             let modified = (try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? Date()
             let date = SegmentNaming.date(fromName: url.deletingPathExtension().lastPathComponent) ?? file.created
                 ?? modified.addingTimeInterval(-file.duration)
@@ -119,8 +118,7 @@ struct SegmentIndex: Codable, Sendable, Equatable {
     /// Adds or updates the entry for `segment` of `recording`; returns its file as listed.
     @discardableResult
     mutating func record(_ segment: MovieSegment, recording: Int, folder: URL, open: Bool) -> String {
-        let root = folder.standardizedFileURL.path, path = segment.url.standardizedFileURL.path
-        let file = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : segment.url.lastPathComponent
+        let file = Self.relativePath(segment.url, in: folder)
         let entry = Entry(file: file, start: Self.format(segment.startDate), recording: recording, startTime: segment.startTime,
                           duration: segment.duration, frames: segment.frameCount, bytes: segment.byteCount, open: open)
         if let existing = segments.lastIndex(where: { $0.file == file }) {
@@ -143,11 +141,7 @@ struct SegmentIndex: Codable, Sendable, Equatable {
     /// Adds or updates the entry for `event` of `recording` (by its first trigger); returns it.
     @discardableResult
     mutating func record(_ event: RecordingEvent, recording: Int, folder: URL) -> EventEntry {
-        let root = folder.standardizedFileURL.path
-        let clip = event.clip.map { url -> String in
-            let path = url.standardizedFileURL.path
-            return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : url.lastPathComponent
-        }
+        let clip = event.clip.map { Self.relativePath($0, in: folder) }
         let entry = EventEntry(kinds: event.kinds, trigger: Self.format(event.triggerDate), recording: recording, firstTrigger: event.firstTrigger,
                                lastTrigger: event.lastTrigger, start: event.start, end: event.end, clip: clip)
         if let existing = events.lastIndex(where: { $0.recording == recording && $0.firstTrigger == event.firstTrigger }) {
@@ -160,6 +154,12 @@ struct SegmentIndex: Codable, Sendable, Equatable {
 
     /// `date` in ISO 8601, UTC, at the millisecond its file's name shows (the formatter would
     /// round where names cut).
+    /// `url`'s path relative to `folder`, as the index lists files (its name when outside).
+    static func relativePath(_ url: URL, in folder: URL) -> String {
+        let root = folder.standardizedFileURL.path, path = url.standardizedFileURL.path
+        return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : url.lastPathComponent
+    }
+
     static func format(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -132,10 +132,7 @@ final class SegmentLog: Sendable {
     }
 
     /// `url`'s path relative to the folder, as the index lists it.
-    private func relative(_ url: URL) -> String {
-        let root = folder.standardizedFileURL.path, path = url.standardizedFileURL.path
-        return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : url.lastPathComponent
-    }
+    private func relative(_ url: URL) -> String { SegmentIndex.relativePath(url, in: folder) }
 
     /// Deletes `entry`'s file and takes it out of the index: its URL and `reason`, or nil when
     /// the file could not be deleted (it stays listed).
