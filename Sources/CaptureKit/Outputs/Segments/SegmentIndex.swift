@@ -67,7 +67,6 @@ struct SegmentIndex: Codable, Sendable, Equatable {
     /// An index made from the segment files under `folder`: ordered by start, a file whose
     /// video starts at 0 on the capture clock (within a frame) beginning a new recording.
     static func rebuild(folder: URL) -> SegmentIndex {
-        let root = folder.standardizedFileURL.path
         var found: [(Date, Entry)] = []
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])
         while let url = files?.nextObject() as? URL {
