@@ -101,12 +101,13 @@ final class MetadataFeed: Sendable {
         if !wanted, attached { detachOutput() }
     }
 
-    /// On ``work``: the metadata output joins the session, scanning for every type there is.
+    /// On ``work``: the metadata output joins the session, scanning for every code and face type
+    /// there is (motion goes to the events, not to the overlay).
     private func attachOutput() {
         let output = MetadataOutput()
         do {
             try session.checked.addOutput(output)
-            try output.setMetadataObjectTypes(output.availableMetadataObjectTypes)
+            try output.setMetadataObjectTypes(output.availableMetadataObjectTypes.filter { $0 != .motion })
         } catch {
             CaptureServerLog.logger.error("metadata: \(error)")
             try? session.checked.removeOutput(output)

@@ -76,6 +76,8 @@ public final class CaptureDevice: Sendable, Hashable, CustomStringConvertible, O
         var hdr = VideoHDRState()
         /// The virtual scene's light level (1: lit for the metered exposure).
         var sceneLight = 1.0
+        /// How many of the sensor's updates were the virtual scene's light, not a setting.
+        var sceneChanges = 0
         /// Control values the source element starts with, by name, as the controller last wrote
         /// them (V4L2 controls for `extra-controls`, libcamera properties).
         var sourceControls: [String: String] = [:]

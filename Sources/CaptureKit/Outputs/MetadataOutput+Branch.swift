@@ -27,10 +27,21 @@ extension MetadataOutput {
 
     func attach(_ branch: RunningBranch) throws(CaptureError) {
         let slot = branch.slot
-        let detector = FrameDetector(effort: .fast, deliversEmptyAfterObjects: true, settings: { [weak self] in
+        let connection = slot.connection
+        let motion = FrameDetector.MotionFeed(settings: { [weak self] in self?.state.withLock { $0.motion } ?? MotionDetectionSettings() },
+                                              deviceChanges: { connection.device?.ownSettingsChanges ?? 0 })
+        let detector = FrameDetector(effort: .fast, deliversEmptyAfterObjects: true, motion: motion, settings: { [weak self] in
             self?.state.withLock { ($0.types, $0.rectOfInterest) } ?? ([], .zero)
-        }, deliver: { [weak self] objects in self?.deliver(objects, from: slot.connection) })
+        }, deliver: { [weak self] objects in self?.deliver(objects, from: connection) })
         AppSink.setHandlers(.init(newSample: { sample in detector.detect(sample) }), on: try branch.element(.sink))
+        // Frames the detectors do not want (motion alone wants a few a second) stop before the
+        // conversion to gray. Runs on the branch's streaming thread: atomics only.
+        let gate = gate, passed = MetadataFrameGate.Passed(), queue = try branch.element(.queue)
+        do {
+            try queue.staticPad("src").addBufferProbe { buffer in gate.admits(buffer.presentationTime, passed: passed) ? .pass : .drop }
+        } catch {
+            throw .pipelineFailed(error)
+        }
     }
 
     func detach(error: CaptureError) { state.withLock { $0.faces = [] } }

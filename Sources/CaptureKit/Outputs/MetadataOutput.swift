@@ -17,7 +17,7 @@ extension MetadataOutputObjectsDelegate {
     public func metadataOutput(_ output: MetadataOutput, didOutput metadataObjects: [any MetadataObject], from connection: CaptureConnection) {}
 }
 
-/// Finds machine-readable codes in a session's frames (AVCaptureMetadataOutput).
+/// Finds machine-readable codes, faces and motion in a session's frames (AVCaptureMetadataOutput).
 ///
 /// Realised as a branch behind the input's tee: `queue leaky=downstream max-size-buffers=1 !
 /// videoconvert ! videoscale ! GRAY8 ! appsink`, whose thread runs the detectors (zxing-cpp for
@@ -44,9 +44,11 @@ public final class MetadataOutput: OutputNode, StreamFeeding {
         var subscribers = StreamSubscribers<[any MetadataObject]>()
         /// The faces of the last frame examined, for stills taken meanwhile.
         var faces: [FaceObject] = []
+        var motion = MotionDetectionSettings()
     }
 
     let state = Mutex(State())
+    let gate = MetadataFrameGate()
     let owner = SessionReference()
     let mediaType = MediaType.video
     let kind = "metadata"
@@ -78,6 +80,7 @@ public final class MetadataOutput: OutputNode, StreamFeeding {
     public func setMetadataObjectTypes(_ types: [MetadataObjectType]) throws(CaptureError) {
         try MetadataDetection.validate(types)
         state.withLock { $0.types = types }
+        updateGate()
     }
 
     /// The part of the frame searched, in normalised device coordinates ({0,0,1,1}: all of it).

@@ -190,7 +190,7 @@ struct TypeList: ExpressibleByArgument {
         self.values = values
     }
 
-    static var defaultCompletionKind: CompletionKind { .list(MetadataObjectType.available.map(\.name)) }
+    static var defaultCompletionKind: CompletionKind { .list(MetadataObjectType.available.filter { $0 != .motion }.map(\.name)) }
 }
 
 /// `--rect 0.25,0.25,0.5,0.5`.

@@ -3,13 +3,26 @@ import GStreamerSwift
 import Synchronization
 
 /// Runs the linked detectors (``MetadataDetection/linked``) on GRAY8 frames: a metadata branch's,
-/// or a scanned file's; finds nothing in a process linked without them.
+/// or a scanned file's; finds no codes or faces in a process linked without them. A live
+/// branch's detector also looks for motion (``MotionDetector``) when asked.
 ///
 /// Threading: `detect` runs on the appsink's thread, one frame at a time; it reads the settings
 /// once per frame and hands the frame's objects to `deliver` on that thread (which must not
 /// block: outputs pass them on to queues).
 final class FrameDetector: Sendable {
     typealias Settings = @Sendable () -> (types: [MetadataObjectType], rectOfInterest: CGRect)
+
+    /// What motion detection reads once per analysed frame: its settings, and a count of the
+    /// changes to the device's own settings (white balance, exposure, torch, focus, zoom), after
+    /// each of which frames for ``quietAfterDeviceChange`` only become the reference.
+    struct MotionFeed: Sendable {
+        let settings: @Sendable () -> MotionDetectionSettings
+        let deviceChanges: @Sendable () -> Int
+    }
+
+    /// How long after a change of the device's settings motion is not compared: a camera applies
+    /// a control over a few frames.
+    static let quietAfterDeviceChange: UInt64 = 400_000_000
 
     private let engine: (any MetadataDetection.Engine)?
     private let effort: MetadataFileScanner.Effort
@@ -23,11 +36,16 @@ final class FrameDetector: Sendable {
     /// frame delivered had objects.
     private let memory = Mutex((layouts: LayoutCache(), tracker: ObjectTracker(), reader: (types: [MetadataObjectType]?.none, reader: (any MetadataDetection.CodeReader)?.none),
                                  faces: (any MetadataDetection.FaceFinder)?.none, hadObjects: false))
+    private let motionFeed: MotionFeed?
+    /// Touched by the appsink thread only: the motion detector, the device's change count it
+    /// last saw, and the time until which frames only become the reference.
+    private let motion = Mutex((detector: MotionDetector(), deviceChanges: Int?.none, quietUntil: UInt64(0)))
 
     /// `effort`: `.fast` for live frames, `.thorough` for still images (see ``MetadataDetection/Engine``).
     init(effort: MetadataFileScanner.Effort, deliversEmptyAfterObjects: Bool = false, engine: (any MetadataDetection.Engine)? = MetadataDetection.linked,
-         settings: @escaping Settings, deliver: @escaping @Sendable ([any MetadataObject]) -> Void) {
+         motion: MotionFeed? = nil, settings: @escaping Settings, deliver: @escaping @Sendable ([any MetadataObject]) -> Void) {
         self.engine = engine
+        motionFeed = motion
         self.effort = effort
         self.deliversEmptyAfterObjects = deliversEmptyAfterObjects
         self.settings = settings
@@ -35,10 +53,41 @@ final class FrameDetector: Sendable {
     }
 
     func detect(_ sample: Sample) {
-        guard let engine else { return }
         let (types, rect) = settings()
         // Still images may come without a timestamp: they are time zero.
         let pts = sample.presentationTime ?? 0
+        let objects = (engine.map { codesAndFaces(in: sample, engine: $0, types: types, rect: rect, pts: pts) } ?? [])
+            + (types.contains(.motion) ? motion(in: sample, pts: pts) : [])
+        let hadObjects = memory.withLock { memory in
+            defer { memory.hadObjects = !objects.isEmpty }
+            return memory.hadObjects
+        }
+        guard !objects.isEmpty || (hadObjects && deliversEmptyAfterObjects) else { return }
+        deliver(objects)
+    }
+
+    /// The motion in a frame due for analysis; none for the others.
+    private func motion(in sample: Sample, pts: UInt64) -> [any MetadataObject] {
+        guard let motionFeed else { return [] }
+        let settings = motionFeed.settings(), changes = motionFeed.deviceChanges()
+        return motion.withLock { motion -> [any MetadataObject] in
+            motion.detector.configure(settings)
+            guard motion.detector.isDue(pts), let layout = memory.withLock({ $0.layouts.layout(of: sample) }) else { return [] }
+            if let seen = motion.deviceChanges, seen != changes { motion.quietUntil = pts + Self.quietAfterDeviceChange }
+            motion.deviceChanges = changes
+            let settled = pts >= motion.quietUntil
+            let regions = (try? sample.withPlanes { planes in
+                motion.detector.analyse(planes[0].bytes, width: layout.width, height: layout.height, bytesPerRow: planes[0].bytesPerRow,
+                                        time: pts, settled: settled)
+            }) ?? []
+            let time = CaptureTime(nanoseconds: pts)
+            return regions.map { MotionObject(bounds: $0.bounds, changedArea: $0.area, score: $0.score, time: time) }
+        }
+    }
+
+    /// The codes and faces in a frame, with their identities and durations.
+    private func codesAndFaces(in sample: Sample, engine: any MetadataDetection.Engine, types: [MetadataObjectType], rect: CGRect,
+                               pts: UInt64) -> [any MetadataObject] {
         let prepared = memory.withLock { memory -> (VideoLayout, (any MetadataDetection.CodeReader)?, (any MetadataDetection.FaceFinder)?)? in
             if memory.reader.types != types {
                 let codes = Set(types).intersection(MetadataObjectType.machineReadableCodes)
@@ -49,16 +98,16 @@ final class FrameDetector: Sendable {
             guard memory.reader.reader != nil || faces != nil, let layout = memory.layouts.layout(of: sample) else { return nil }
             return (layout, memory.reader.reader, faces)
         }
-        guard let (layout, reader, faceDetector) = prepared else { return }
+        guard let (layout, reader, faceDetector) = prepared else { return [] }
         let width = layout.width, height = layout.height
         let region = MetadataDetection.Region(rect, width: width, height: height)
         // The plane as mapped, honouring a driver's row padding (video meta) over the caps' layout.
         guard let (codes, faces) = try? sample.withPlanes({ planes in
             let plane = MetadataDetection.Plane(bytes: planes[0].bytes, width: width, height: height, bytesPerRow: planes[0].bytesPerRow)
             return (reader?.read(plane, region: region) ?? [], faceDetector?.find(plane) ?? [])
-        }) else { return }
+        }) else { return [] }
         let time = CaptureTime(nanoseconds: pts)
-        let (objects, hadObjects) = memory.withLock { memory -> ([any MetadataObject], Bool) in
+        return memory.withLock { memory -> [any MetadataObject] in
             memory.tracker.forget(before: time)
             var objects: [any MetadataObject] = codes.map { code in
                 let duration = memory.tracker.seen("\(code.type.rawValue)\u{1F}\(code.text)", at: time)
@@ -73,10 +122,7 @@ final class FrameDetector: Sendable {
                 let (id, duration) = memory.tracker.face(at: box, time: time)
                 objects.append(FaceObject(faceID: id, bounds: box, rollAngle: face.rollAngle, yawAngle: face.yawAngle, time: time, duration: duration))
             }
-            defer { memory.hadObjects = !objects.isEmpty }
-            return (objects, memory.hadObjects)
+            return objects
         }
-        guard !objects.isEmpty || (hadObjects && deliversEmptyAfterObjects) else { return }
-        deliver(objects)
     }
 }

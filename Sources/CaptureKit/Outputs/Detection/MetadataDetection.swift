@@ -50,7 +50,9 @@ public enum MetadataDetection {
 
     /// Throws `invalidSetting` for the first of `types` this process cannot detect. Code types
     /// are checked without asking for faces, so choosing only codes does not load OpenCV.
+    /// Motion is CaptureKit's own and always valid.
     static func validate(_ types: [MetadataObjectType]) throws(CaptureError) {
+        let types = types.filter { $0 != .motion }
         guard let engine = linked else {
             if let first = types.first { throw notLinked(first) }
             return
@@ -58,7 +60,7 @@ public enum MetadataDetection {
         let codes = MetadataObjectType.machineReadableCodes
         if let unavailable = types.first(where: { !codes.contains($0) && !engine.availableTypes.contains($0) }) {
             throw .invalidSetting(name: "metadata object type", value: unavailable.rawValue,
-                                  valid: engine.availableTypes.map(\.name).joined(separator: ", "))
+                                  valid: (engine.availableTypes + [.motion]).map(\.name).joined(separator: ", "))
         }
     }
 }

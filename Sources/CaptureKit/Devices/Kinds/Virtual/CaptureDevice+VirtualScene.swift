@@ -16,6 +16,7 @@ extension CaptureDevice {
         withState { state in
             state.sceneLight = pow(2, ev)
             state.sensor.changed(notifying: nil)
+            state.sceneChanges += 1
         }
     }
 
@@ -25,6 +26,14 @@ extension CaptureDevice {
         withState { state in
             state.whiteBalance.illuminant = temperature
             state.sensor.changed(notifying: nil)
+            state.sceneChanges += 1
         }
     }
+}
+
+extension CaptureDevice {
+    /// Changes to the device's own settings so far (exposure, white balance, torch, flash, focus,
+    /// zoom, HDR, and the steps of CaptureKit's automatic loops), not counting the virtual
+    /// scene's light: motion detection does not compare across them.
+    var ownSettingsChanges: Int { readState { $0.sensor.generation - $0.sceneChanges } }
 }

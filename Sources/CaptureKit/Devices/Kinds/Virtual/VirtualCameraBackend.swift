@@ -10,6 +10,8 @@ struct VirtualCameraBackend: DeviceBackend {
     let position: CaptureDevice.Position
     /// The codes this camera's scene shows; nil: `VirtualScene.Code.defaults`.
     let sceneCodes = SceneCodes()
+    /// Its movers and its square's motion (``VirtualMover``).
+    let sceneMotion = VirtualSceneMotion()
 
     /// The codes, shared by the copies of the backend (one per device).
     final class SceneCodes: Sendable {

@@ -16,6 +16,7 @@ import Synchronization
 final class VirtualCameraSensor: FramePainter {
     let scene: VirtualScene
     let device: CaptureDevice?
+    private let motion: VirtualSceneMotion?
     private let frames = Atomic<Int>(0)
     /// The scene as exposed with the settings of `generation`; touched by the streaming thread only.
     private let exposed: Mutex<(generation: Int, pixels: [UInt32], noise: (sigma: Double, table: [Int8]?))>
@@ -23,6 +24,7 @@ final class VirtualCameraSensor: FramePainter {
     init(device: CaptureDevice?, width: Int, height: Int) {
         scene = VirtualScene.scene(width: width, height: height, codes: (device?.backend as? VirtualCameraBackend)?.sceneCodes.value.withLock { $0 } ?? VirtualScene.Code.defaults)
         self.device = device
+        motion = (device?.backend as? VirtualCameraBackend)?.sceneMotion
         exposed = Mutex((generation: -1, pixels: scene.pixels, noise: (0, nil)))
     }
 
@@ -105,14 +107,32 @@ final class VirtualCameraSensor: FramePainter {
         loop?.process(UnsafeRawBufferPointer(bytes), at: time)
         // Completion handlers run once the frame is metered, so they see its metering.
         if let applied, let time { device?.sensorApplied(generation: applied, at: time) }
-        let band = scene.movingBand
-        let x0 = squareX(frame: frame), side = band.count
-        let rowBytes = side * 4
-        for y in band {
-            let start = (y * width + x0) * 4
-            (bytes.baseAddress! + start).initializeMemory(as: UInt8.self, repeating: 255, count: rowBytes)
+        let (movers, square) = motion?.value.withLock { ($0.movers, $0.square) } ?? ([], .moving)
+        if square != .hidden { fill(bytes, x: squareX(frame: square == .moving ? frame : 0), y: scene.movingBand.lowerBound, side: scene.movingBand.count, level: 255) }
+        if let seconds = time?.seconds {
+            for mover in movers {
+                guard let rect = mover.rect(at: seconds) else { continue }
+                let x = Int(rect.minX * Double(width)), y = Int(rect.minY * Double(height))
+                fill(bytes, x: x, y: y, width: Int(rect.width * Double(width)), height: Int(rect.height * Double(height)), level: mover.level)
+            }
         }
         if FrameStamp.isEnabled { FrameStamp.paint(frame: frame, into: bytes, width: width) }
+    }
+
+    /// Fills a rectangle of the frame (clipped to it) with gray `level`.
+    private func fill(_ bytes: UnsafeMutableRawBufferPointer, x: Int, y: Int, side: Int, level: UInt8) {
+        fill(bytes, x: x, y: y, width: side, height: side, level: level)
+    }
+
+    private func fill(_ bytes: UnsafeMutableRawBufferPointer, x: Int, y: Int, width: Int, height: Int, level: UInt8) {
+        let columns = (x..<(x + width)).clamped(to: 0..<scene.width), rows = (y..<(y + height)).clamped(to: 0..<scene.height)
+        guard !columns.isEmpty else { return }
+        let word = Canvas.word(b: level, g: level, r: level)
+        let pixels = bytes.bindMemory(to: UInt32.self)
+        for row in rows {
+            let start = row * scene.width + columns.lowerBound
+            UnsafeMutableBufferPointer(rebasing: pixels[start..<(start + columns.count)]).update(repeating: word)
+        }
     }
 
     /// The scene through the optics for `settings`: zoom, lens blur, then light × gains per
