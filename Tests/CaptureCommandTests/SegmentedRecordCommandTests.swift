@@ -146,8 +146,11 @@ struct SegmentedRecordCommandTests {
               (["--segment", "x", "-o", "d/"], "'x' is not a number of seconds"),
               (["--max-size", "5M", "-o", "d/"], "--max-size limits one file; segments are limited by --segment"),
               (["-o", "d/%H.mkv"], "the extension 'mkv' is not one of .mp4, .mov"),
-              (["--pre", "2", "-o", "d/"], "--pre applies to events: give --on with what triggers them (signal, code, face)"),
-              (["--on", "motion", "-o", "d/"], "--on 'motion' is not a trigger (motion detection is not built yet)"),
+              (["--pre", "2", "-o", "d/"], "--pre applies to events: give --on with what triggers them (signal, code, face, motion)"),
+              (["--on", "smoke", "-o", "d/"], "--on 'smoke' is not a trigger: give one or more of signal, code, face, motion, comma-separated"),
+              (["--on", "signal", "--motion-ignore", "0,0.85,1,0.15", "-o", "d/"], "--motion-ignore applies to motion: give --on motion"),
+              (["--on", "motion", "--motion-ignore", "0,0.85,1,0.5", "-o", "d/"], "--motion-ignore '0,0.85,1,0.5' is not a part of the frame"),
+              (["--on", "motion", "--motion-sensitivity", "2", "-o", "d/"], "--motion-sensitivity 2 is out of range: from 0 to 1"),
               (["--on", "signal", "--clips", "-o", "d/"], "--clips writes clips beside segments: give --segment too"),
               (["--on", "signal", "--pre", "61", "-o", "d/"], "--pre 61 is out of range: from 0 to 60 seconds"),
               (["--pre", "2", "-o", "clip.mp4"], "--pre applies to segments and events: give -o a folder (-o recordings/) with --segment or --on"),
@@ -205,6 +208,28 @@ struct EventRecordCommandTests {
         #expect(abs(firstTime - start) < 0.002 && abs(Double(frames) / 30 - (stop - start)) <= 1.0 / 30 + 1e-6 && !audio, "\(frames) frames from \(firstTime)")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("porch").path)
         #expect(Set(names) == ["clips", "index.json"], "\(names)")
+    }
+
+    @Test("--on motion --events: the virtual camera's mover entering and leaving on cue makes one event where it is; the square's band is ignored")
+    func motion() throws {
+        let directory = try scratchDirectory()
+        let result = try launch("capture", ["record", "-d", "virtual", "--preset", "hd1280x720", "--on", "motion", "--pre", "1", "--post", "1",
+                                            "--motion-ignore", "0,0.85,1,0.15", "--duration", "6", "--events", "-o", "door/"], in: directory,
+                                environment: ["CAPTUREKIT_VIRTUAL_MOVERS": "2.5-3.5@0.33,0.12,0.15,0.3"])
+        #expect(result.status == 0, "\(result.error)")
+        let events = result.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.map { $0["event"] as? String } == ["start", "end"], "\(result.output)")
+        let end = try #require(events.last)
+        #expect(end["kinds"] as? [String] == ["motion"], "\(end)")
+        // Triggered on entering and on leaving (the recording's clock starts near the stream's).
+        let first = try #require(end["firstTrigger"] as? Double), last = try #require(end["lastTrigger"] as? Double)
+        #expect(last - first > 0.6 && last - first < 1.6, "triggers at \(first) and \(last)")
+        let bounds = try #require(end["bounds"] as? [Double])
+        #expect(bounds.count == 4 && abs(bounds[0] - 0.33) < 0.03 && abs(bounds[1] - 0.12) < 0.04
+                && abs(bounds[2] - 0.15) < 0.04 && abs(bounds[3] - 0.3) < 0.06, "\(bounds)")
+        let clip = URL(fileURLWithPath: try #require(end["clip"] as? String))
+        let (frames, _, _, _) = try SegmentedRecordCommandTests.probe(clip)
+        #expect(frames >= 60, "\(frames) frames")
     }
 
     @Test("--on code --segment 1 --clips: the scene's codes make one event from the start, clipped and marked, beside the segments")

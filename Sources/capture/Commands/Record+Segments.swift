@@ -33,6 +33,17 @@ extension Record {
                 throw ValidationError("\(flag) applies to events: give --on with what triggers them (\(EventTriggers.kinds.joined(separator: ", ")))")
             }
         }
+        if !triggers.contains("motion") {
+            for (flag, given) in [("--motion-ignore", !motionIgnore.isEmpty), ("--motion-sensitivity", motionSensitivity != nil)] where given {
+                throw ValidationError("\(flag) applies to motion: give --on motion")
+            }
+        }
+        if let motionSensitivity, !(0...1).contains(motionSensitivity) {
+            throw ValidationError("--motion-sensitivity \(Self.number(motionSensitivity)) is out of range: from 0 to 1")
+        }
+        if let rect = motionIgnore.first(where: { !$0.isWithinUnitSquare }) {
+            throw ValidationError("--motion-ignore '\(rect.text)' is not a part of the frame: x,y,width,height fractions, non-empty and within 0 to 1")
+        }
         if let pre, pre > 60 { throw ValidationError("--pre \(Self.number(pre)) is out of range: from 0 to 60 seconds") }
         if let post, post > 3600 { throw ValidationError("--post \(Self.number(post)) is out of range: from 0 to 3600 seconds") }
         if clips, segment == nil { throw ValidationError("--clips writes clips beside segments: give --segment too (without it, --on writes clips only)") }
@@ -43,8 +54,7 @@ extension Record {
         guard let on else { return [] }
         let kinds = on.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         for kind in kinds where !EventTriggers.kinds.contains(kind) {
-            let motion = kind == "motion" ? " (motion detection is not built yet)" : ""
-            throw ValidationError("--on '\(kind)' is not a trigger\(motion): give one or more of \(EventTriggers.kinds.joined(separator: ", ")), comma-separated")
+            throw ValidationError("--on '\(kind)' is not a trigger: give one or more of \(EventTriggers.kinds.joined(separator: ", ")), comma-separated")
         }
         return Set(kinds)
     }
@@ -66,7 +76,8 @@ extension Record {
             segments.recordsSegments = segment != nil
         }
         try session.checked.addOutput(segments)
-        let triggers = EventTriggers(output: segments, kinds: kinds)
+        let motion = MotionDetectionSettings(sensitivity: motionSensitivity ?? 0.5, ignoredRegions: motionIgnore.map(\.value))
+        let triggers = EventTriggers(output: segments, kinds: kinds, motion: motion)
         try triggers.install(in: session)
         try segments.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }))
         if global.verbose { Self.note("encoder: \(segments.videoEncoderName ?? "no H.264 encoder")") }

@@ -59,9 +59,18 @@ struct Record: AsyncParsableCommand {
             })
     var maxDisk: ByteCount?
 
-    @Option(help: ArgumentHelp("Record events on these triggers, comma-separated: signal (SIGUSR1), code, face. Clips go to -o's clips/; with --segment, events are marked in index.json instead (both with --clips).",
+    @Option(help: ArgumentHelp("Record events on these triggers, comma-separated: signal (SIGUSR1), code, face, motion. Clips go to -o's clips/; with --segment, events are marked in index.json instead (both with --clips).",
                                valueName: "triggers"))
     var on: String?
+
+    @Option(name: .customLong("motion-ignore"),
+            help: ArgumentHelp("With --on motion: a part of the frame where motion never counts, as x,y,width,height fractions (0.0,0.85,1,0.15); repeat for more.",
+                               valueName: "rect"))
+    var motionIgnore: [RectOption] = []
+
+    @Option(name: .customLong("motion-sensitivity"), parsing: .unconditional,
+            help: ArgumentHelp("With --on motion: from 0 (only large, strong changes) to 1 (small, faint ones); default 0.5.", valueName: "value"))
+    var motionSensitivity: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of video before an event's first trigger in its clip (0 to 60; default 5).", valueName: "seconds"),
             transform: Seconds.zeroOrMore)

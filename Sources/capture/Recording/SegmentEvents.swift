@@ -35,8 +35,8 @@ final class SegmentEvents: SegmentedMovieFileOutputDelegate {
         }
     }
 
-    /// `{"event":"start","kinds":["signal"],"trigger":"2026-…Z","start":12.5,"end":null,"clip":"…"}`:
-    /// times on the recording's clock in seconds.
+    /// `{"event":"start","kinds":["motion"],"trigger":"2026-…Z","start":12.5,"end":null,"bounds":[x,y,w,h],"clip":"…"}`:
+    /// times on the recording's clock in seconds, bounds normalised (null for a signal).
     static func print(_ event: RecordingEvent, phase: String) {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -44,6 +44,7 @@ final class SegmentEvents: SegmentedMovieFileOutputDelegate {
             "event": phase, "kinds": event.kinds, "trigger": formatter.string(from: event.triggerDate),
             "firstTrigger": event.firstTrigger, "lastTrigger": event.lastTrigger, "start": event.start,
             "end": event.end.map { $0 as Any } ?? NSNull(), "clip": event.clip.map { $0.path as Any } ?? NSNull(),
+            "bounds": event.bounds.map { [Double($0.minX), Double($0.minY), Double($0.width), Double($0.height)] as Any } ?? NSNull(),
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         FileHandle.standardOutput.write(data + Data("\n".utf8))

@@ -18,4 +18,8 @@ public struct RecordingEvent: Sendable, Equatable, Codable {
     /// The clip file; nil when events are only marked in the index (with segments, unless clips
     /// are asked for).
     public var clip: URL?
+    /// Where in the frame it happened, in normalised device coordinates: the union of its
+    /// triggers' bounds (motion, a code, a face); nil for triggers without a place (a signal, an
+    /// app's call without bounds).
+    public var bounds: CGRect?
 }

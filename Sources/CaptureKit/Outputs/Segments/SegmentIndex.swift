@@ -33,6 +33,8 @@ struct SegmentIndex: Codable, Sendable, Equatable {
         var end: Double?
         /// Its clip, relative to the folder; nil when events are only marked.
         var clip: String?
+        /// Where in the frame, [x, y, width, height] normalised; nil for triggers without a place.
+        var bounds: [Double]?
     }
 
     var version = 1
@@ -142,7 +144,8 @@ struct SegmentIndex: Codable, Sendable, Equatable {
     mutating func record(_ event: RecordingEvent, recording: Int, folder: URL) -> EventEntry {
         let clip = event.clip.map { Self.relativePath($0, in: folder) }
         let entry = EventEntry(kinds: event.kinds, trigger: Self.format(event.triggerDate), recording: recording, firstTrigger: event.firstTrigger,
-                               lastTrigger: event.lastTrigger, start: event.start, end: event.end, clip: clip)
+                               lastTrigger: event.lastTrigger, start: event.start, end: event.end, clip: clip,
+                               bounds: event.bounds.map { [Double($0.minX), Double($0.minY), Double($0.width), Double($0.height)] })
         if let existing = events.lastIndex(where: { $0.recording == recording && $0.firstTrigger == event.firstTrigger }) {
             events[existing] = entry
         } else {

@@ -10,7 +10,7 @@ extension SegmentWriter {
     /// pre-roll when clips are written, or extends the current one. Returns the event, nil
     /// before the recording's first frame, or without event settings.
     @discardableResult
-    func trigger(_ kind: String) -> RecordingEvent? {
+    func trigger(_ kind: String, bounds: CGRect? = nil) -> RecordingEvent? {
         let now = DispatchTime.now().uptimeNanoseconds, date = Date()
         var happened: [Event] = []
         let event = state.withLock { state -> RecordingEvent? in
@@ -19,10 +19,11 @@ extension SegmentWriter {
             if var current = state.clips?.current {
                 current.event.lastTrigger = max(current.event.lastTrigger, time)
                 if !current.event.kinds.contains(kind) { current.event.kinds.append(kind) }
+                if let bounds { current.event.bounds = current.event.bounds.map { $0.union(bounds) } ?? bounds }
                 state.clips?.current = current
                 return current.event
             }
-            return startEvent(kind, at: time, date: date, &state, &happened)
+            return startEvent(kind, bounds: bounds, at: time, date: date, &state, &happened)
         }
         happened.forEach(events)
         return event
@@ -30,11 +31,11 @@ extension SegmentWriter {
 
     /// A new event at `time`: its clip starts at the pre-roll's key frame in the ring (or at the
     /// trigger when the ring holds none yet), written at once from the ring when clips are files.
-    private func startEvent(_ kind: String, at time: Double, date: Date, _ state: inout State, _ happened: inout [Event]) -> RecordingEvent? {
+    private func startEvent(_ kind: String, bounds: CGRect?, at time: Double, date: Date, _ state: inout State, _ happened: inout [Event]) -> RecordingEvent? {
         guard let clips = state.clips else { return nil }
         let first = clips.clipStart(for: time)
         let start = first.map { clips.ring[$0].time } ?? time
-        var event = RecordingEvent(kinds: [kind], triggerDate: date, firstTrigger: time, lastTrigger: time, start: start, end: nil, clip: nil)
+        var event = RecordingEvent(kinds: [kind], triggerDate: date, firstTrigger: time, lastTrigger: time, start: start, end: nil, clip: nil, bounds: bounds)
         var descriptor: Int32?
         if clips.writesFiles {
             let startDate = (state.recordingStart ?? date).addingTimeInterval(start)

@@ -119,9 +119,11 @@ public final class SegmentedMovieFileOutput: OutputNode {
     /// `motion`, or the app's own word), from any thread: a new event with its clip from the
     /// pre-roll, or the current one extended. Returns the event as it stands; nil when not
     /// recording, before the recording's first frame, or without an ``eventRecording``.
+    /// `bounds` (normalised device coordinates) says where in the frame, when known: the event's
+    /// ``RecordingEvent/bounds`` is the union of its triggers'.
     @discardableResult
-    public func triggerEvent(_ kind: String) -> RecordingEvent? {
-        state.withLock { $0.recording }?.writer.trigger(kind)
+    public func triggerEvent(_ kind: String, bounds: CGRect? = nil) -> RecordingEvent? {
+        state.withLock { $0.recording }?.writer.trigger(kind, bounds: bounds)
     }
 
     /// The bytes the pre-roll holds now (0 without events).

@@ -18,11 +18,11 @@ extension MetadataOutput {
     }
 
     /// Tells the branches' gate which frames the detectors want: every frame for codes and
-    /// faces, the analysis rate's for motion alone.
+    /// faces, the analysis rate's for motion alone, none without types.
     func updateGate() {
         let (types, rate) = state.withLock { ($0.types, $0.motion.analysisFrameRate) }
-        let everyFrame = types.contains { $0 != .motion }
-        gate.interval.store(everyFrame || !types.contains(.motion) ? 0 : UInt64(0.9e9 / rate), ordering: .relaxed)
+        let interval: UInt64 = types.isEmpty ? MetadataFrameGate.none : types.contains { $0 != .motion } ? 0 : UInt64(0.9e9 / rate)
+        gate.interval.store(interval, ordering: .relaxed)
     }
 }
 
@@ -33,8 +33,9 @@ extension MetadataOutput {
 /// Threading: written by the output's setters, read on the branches' streaming threads; atomics
 /// only.
 final class MetadataFrameGate: Sendable {
-    /// Nanoseconds between the frames wanted; 0 for every frame.
-    let interval = Atomic<UInt64>(0)
+    /// Nanoseconds between the frames wanted; 0 for every frame, ``none`` for none.
+    let interval = Atomic<UInt64>(MetadataFrameGate.none)
+    static let none = UInt64.max
 
     /// The last frame one branch let through.
     final class Passed: Sendable {
@@ -44,6 +45,7 @@ final class MetadataFrameGate: Sendable {
     /// A probe's decision for a frame at `time` (nanoseconds), `passed` being its branch's.
     func admits(_ time: UInt64?, passed: Passed) -> Bool {
         let interval = interval.load(ordering: .relaxed)
+        guard interval != Self.none else { return false }
         guard interval > 0, let time else { return true }
         let previous = passed.time.load(ordering: .relaxed)
         // Time going back is a new stream: let it through.
