@@ -5,7 +5,8 @@ import Testing
 /// from the product: `capture …` lines run in order in one scratch directory (a later line may
 /// read what an earlier one wrote) with the built `capture` first on PATH and `pipelines/` beside
 /// them (`capture preview` with an Xvfb display of its own in `$DISPLAY`); `make …` lines are the runner of this very suite, so they are checked with `make -n`
-/// (their targets exist and expand) rather than run inside themselves.
+/// (their targets exist and expand) rather than run inside themselves. A line may start with
+/// environment assignments (`CAPTUREKIT_VIRTUAL_MOVERS=… capture …`), which the shell applies.
 @Suite("README command lines", .serialized)
 struct ReadmeCommandTests {
     static let root = binaries.deletingLastPathComponent().deletingLastPathComponent()
@@ -45,7 +46,8 @@ struct ReadmeCommandTests {
                                                    withDestinationURL: Self.root.appendingPathComponent("pipelines"))
         var xvfb: XvfbDisplay?
         for line in lines {
-            let words = line.split(separator: " ").map(String.init)
+            // The command after any leading NAME=value assignments.
+            let words = Array(line.split(separator: " ").map(String.init).drop { $0.range(of: "^[A-Z_]+=", options: .regularExpression) != nil })
             if words.dropFirst().first == "preview", xvfb == nil { xvfb = try XvfbDisplay(width: 800, height: 700) }
             switch words.first {
             case "make":

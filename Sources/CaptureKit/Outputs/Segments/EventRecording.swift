@@ -1,4 +1,4 @@
-/// How a ``SegmentedMovieFileOutput`` records events (``SegmentedMovieFileOutput/triggerEvent(_:)``):
+/// How a ``SegmentedMovieFileOutput`` records events (``SegmentedMovieFileOutput/triggerEvent(_:bounds:)``):
 /// each event's clip holds ``preRoll`` seconds before its first trigger, from the key frame at or
 /// before that, until ``postRoll`` seconds after its last; triggers within a clip extend it.
 /// Clips go to `clips/` in the folder, named by the UTC time of their first frame, and are listed

@@ -19,7 +19,7 @@ public protocol SegmentedMovieFileOutputDelegate: AnyObject {
     /// A closed segment in the folder was deleted: by the ``SegmentedMovieFileOutput/retention``
     /// (`reason` "retention") or to make room on a full disk ("the disk was full").
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didDelete segment: URL, reason: String)
-    /// An event began (``SegmentedMovieFileOutput/triggerEvent(_:)``): its clip, when clips are
+    /// An event began (``SegmentedMovieFileOutput/triggerEvent(_:bounds:)``): its clip, when clips are
     /// written, is open and holds the pre-roll.
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didStartEvent event: RecordingEvent)
     /// An event ended, its post-roll after its last trigger past (or the recording ended): its
