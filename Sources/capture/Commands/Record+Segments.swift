@@ -29,7 +29,7 @@ extension Record {
         if orientation != nil || mirrored { throw ValidationError("--orientation and --mirrored are not stored in segments yet; record one file for them") }
         let triggers = try triggerKinds()
         if triggers.isEmpty {
-            for (flag, given) in [("--pre", pre != nil), ("--post", post != nil), ("--clips", clips), ("--events", events)] where given {
+            for (flag, given) in [("--pre", pre != nil), ("--post", post != nil), ("--clips", clips), ("--events", events), ("--webhook", webhook != nil)] where given {
                 throw ValidationError("\(flag) applies to events: give --on with what triggers them (\(EventTriggers.kinds.joined(separator: ", ")))")
             }
         }
@@ -90,7 +90,8 @@ extension Record {
             await session.checked.stopRunning()
             throw RuntimeFailure(message: "interrupted before the recording started; nothing was written")
         }
-        let events = SegmentEvents(log: { Self.note($0) }, printsEvents: self.events)
+        let webhook = self.webhook.map { EventWebhook(url: $0, log: { Self.note($0) }) }
+        let events = SegmentEvents(log: { Self.note($0) }, printsEvents: self.events, webhook: webhook)
         try segments.startRecording(to: destination, delegate: events)
         if global.verbose { Self.note("pipeline: \(session.pipelineDescription)") }
         trap.onInterrupt { segments.stopRecording() }
@@ -111,6 +112,7 @@ extension Record {
         }
         timer?.cancel()
         await session.checked.stopRunning()
+        await webhook?.finish(within: EventWebhook.finishing)
         withExtendedLifetime((trap, triggers)) {}
         if let ending { throw ending }
     }

@@ -86,6 +86,16 @@ struct Record: AsyncParsableCommand {
     @Flag(help: "With --on: print each event's start and end as JSON lines on standard output (instead of the closed files' paths).")
     var events = false
 
+    @Option(help: ArgumentHelp("With --on: POST each event's start and end (the --events JSON) to this http(s) URL, retrying with back-off; a dead receiver never holds up the recording.",
+                               valueName: "url"),
+            transform: { text throws(ValidationError) in
+                guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                    throw ValidationError("--webhook '\(text)' is not an http:// or https:// URL with a host")
+                }
+                return url
+            })
+    var webhook: URL?
+
     @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 

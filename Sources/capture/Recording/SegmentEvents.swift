@@ -14,30 +14,36 @@ final class SegmentEvents: SegmentedMovieFileOutputDelegate {
 
     private let log: @Sendable (String) -> Void
     private let printsEvents: Bool
+    private let webhook: EventWebhook?
 
     /// `log` gets a line for each segment deleted; with `printsEvents`, each event's start and
-    /// end is a JSON line on standard output, else each clip's path when it closes.
-    init(log: @escaping @Sendable (String) -> Void, printsEvents: Bool) {
+    /// end is a JSON line on standard output, else each clip's path when it closes; `webhook`
+    /// gets the same lines.
+    init(log: @escaping @Sendable (String) -> Void, printsEvents: Bool, webhook: EventWebhook? = nil) {
         self.log = log
         self.printsEvents = printsEvents
+        self.webhook = webhook
         (events, continuation) = AsyncStream<Event>.makeStream()
     }
 
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didStartEvent event: RecordingEvent) {
-        if printsEvents { Self.print(event, phase: "start") }
+        announce(event, phase: "start")
     }
 
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didFinishEvent event: RecordingEvent) {
-        if printsEvents {
-            Self.print(event, phase: "end")
-        } else if let clip = event.clip {
-            FileHandle.standardOutput.write(Data((clip.path + "\n").utf8))
-        }
+        announce(event, phase: "end")
+        if !printsEvents, let clip = event.clip { FileHandle.standardOutput.write(Data((clip.path + "\n").utf8)) }
+    }
+
+    private func announce(_ event: RecordingEvent, phase: String) {
+        guard let line = Self.line(event, phase: phase) else { return }
+        if printsEvents { FileHandle.standardOutput.write(line + Data("\n".utf8)) }
+        webhook?.send(line)
     }
 
     /// `{"event":"start","kinds":["motion"],"trigger":"2026-…Z","start":12.5,"end":null,"bounds":[x,y,w,h],"clip":"…"}`:
     /// times on the recording's clock in seconds, bounds normalised (null for a signal).
-    static func print(_ event: RecordingEvent, phase: String) {
+    static func line(_ event: RecordingEvent, phase: String) -> Data? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let line: [String: Any] = [
@@ -46,8 +52,7 @@ final class SegmentEvents: SegmentedMovieFileOutputDelegate {
             "end": event.end.map { $0 as Any } ?? NSNull(), "clip": event.clip.map { $0.path as Any } ?? NSNull(),
             "bounds": event.bounds.map { [Double($0.minX), Double($0.minY), Double($0.width), Double($0.height)] as Any } ?? NSNull(),
         ]
-        guard let data = try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        return try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
     func segmentedOutput(_ output: SegmentedMovieFileOutput, didDelete segment: URL, reason: String) {
