@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import CaptureKit
+
+/// A segment folder read by wall-clock time: one MP4 of a range from the segments' own
+/// fragments, cut at the key frame at or before the start, judged by ffprobe and ffmpeg; and an
+/// index that names files outside its folder.
+@Suite("Segment archive", .ownDevices, .serialized)
+struct SegmentArchiveTests {
+    @Test("an export across three segments starts at the key frame at or before its start, says so, and ffmpeg decodes every frame of it, with audio")
+    func exportRange() async throws {
+        let folder = try temporaryDirectory().appendingPathComponent("bench", isDirectory: true)
+        _ = try await SegmentedMovieFileOutputTests.record(into: folder, seconds: 4.6)
+        let archive = SegmentArchive(folder: folder)
+        let all = archive.segments(from: .distantPast, to: .distantFuture)
+        try #require(all.count >= 4, "\(all)")
+        let from = all[1].start.addingTimeInterval(0.3), to = all[3].start.addingTimeInterval(0.4)
+        #expect(archive.segments(from: from, to: to).map(\.url) == Array(all[1...3]).map(\.url))
+        let file = folder.deletingLastPathComponent().appendingPathComponent("export.mp4")
+        let export = try archive.export(from: from, to: to, destination: file)
+        // Cut at a key frame at or before the start: segments start with one, a second apart.
+        #expect(export.start <= from && from.timeIntervalSince(export.start) < 1.0, "starts \(from.timeIntervalSince(export.start)) s early")
+        #expect(export.end >= to, "ends \(to.timeIntervalSince(export.end)) s early")
+        let probe = try MovieProbe(file.path)
+        let video = try #require(probe.video), audio = try #require(probe.audio)
+        #expect(video.codec == "h264" && audio.codec == "aac")
+        let seconds = export.end.timeIntervalSince(export.start)
+        #expect(abs(Double(video.frames) - seconds * 30) <= 1, "\(video.frames) frames in \(seconds) s")
+        // Times run on from the recording's clock: the first frame is where the cut is.
+        let recordingStart = all[0].start.addingTimeInterval(-all[0].recordingTime)
+        #expect(abs(video.startTime - export.start.timeIntervalSince(recordingStart)) < 0.002, "\(video.startTime)")
+        let decode = try run("/usr/bin/ffmpeg", ["-v", "error", "-i", file.path, "-f", "null", "-"])
+        #expect(decode.isEmpty, "ffmpeg: \(decode)")
+        // A range the folder does not cover is an error naming it.
+        #expect(throws: CaptureError.self) { try archive.export(from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 10), destination: file) }
+        #expect(throws: CaptureError.self) { try archive.export(from: to, to: from, destination: file) }
+    }
+
+    @Test("index entries naming files outside the folder (../, absolute, a link out) are left out")
+    func pathsStayInFolder() throws {
+        let root = try temporaryDirectory()
+        let folder = root.appendingPathComponent("cams", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: root.appendingPathComponent("secret.mp4"))
+        try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("link.mp4"), withDestinationURL: root.appendingPathComponent("secret.mp4"))
+        try Data("x".utf8).write(to: folder.appendingPathComponent("inside.mp4"))
+        func entry(_ file: String) -> String {
+            "{\"file\":\"\(file)\",\"start\":\"2026-11-29T10:00:00.000Z\",\"recording\":1,\"startTime\":0,\"duration\":1,\"frames\":30,\"bytes\":1,\"open\":false}"
+        }
+        let files = ["../secret.mp4", root.appendingPathComponent("secret.mp4").path, "link.mp4", "sub/../../secret.mp4", "inside.mp4"]
+        let index = "{\"version\":1,\"segments\":[\(files.map(entry).joined(separator: ","))],\"events\":[]}"
+        try Data(index.utf8).write(to: folder.appendingPathComponent("index.json"))
+        let segments = SegmentArchive(folder: folder).segments(from: .distantPast, to: .distantFuture)
+        #expect(segments.map(\.url.lastPathComponent) == ["inside.mp4"], "\(segments)")
+    }
+}
