@@ -26,11 +26,18 @@ extension CameraServer {
         public var allowedOrigins: [String]
         /// Timeouts and the connection limit.
         public var limits: Limits
+        /// Records all the time, in segments of this many seconds, into `continuous/` in the
+        /// recordings' folder, marking events (`POST /api/events`) in its index; nil: no
+        /// continuous recording.
+        public var segmentDuration: Double?
+        /// Which continuous segments are deleted, oldest first.
+        public var segmentRetention: SegmentRetention
 
         /// A configuration; `token` nil leaves the server open, which only loopback allows.
         public init(device: String = "default", host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
                     recordingsDirectory: URL = URL(fileURLWithPath: "recordings", isDirectory: true), preset: SessionPreset = .high,
-                    allowedOrigins: [String] = [], limits: Limits = Limits()) {
+                    allowedOrigins: [String] = [], limits: Limits = Limits(), segmentDuration: Double? = nil,
+                    segmentRetention: SegmentRetention = SegmentRetention()) {
             self.device = device
             self.host = host
             self.port = port
@@ -39,6 +46,8 @@ extension CameraServer {
             self.preset = preset
             self.allowedOrigins = allowedOrigins
             self.limits = limits
+            self.segmentDuration = segmentDuration
+            self.segmentRetention = segmentRetention
         }
 
         /// Whether `host` only reaches this machine: every address it resolves to is in

@@ -60,7 +60,8 @@ public actor CameraServer: Service {
                                   valid: "a folder that exists or can be created (\(error.localizedDescription))")
         }
         self.configuration = configuration
-        camera = try ServerCamera(device: configuration.device, preset: configuration.preset, recordings: recordings, context: context)
+        camera = try ServerCamera(device: configuration.device, preset: configuration.preset, recordings: recordings, context: context,
+                                  segmentDuration: configuration.segmentDuration, retention: configuration.segmentRetention)
     }
 
     /// The page's folder (index.html, app.js, style.css).

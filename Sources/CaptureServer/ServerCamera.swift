@@ -30,10 +30,16 @@ final class ServerCamera: Sendable {
     let frames: FrameFeed
     /// `/api/record/start` and `/api/record/stop`, one at a time.
     let recordCommands = SerialQueue()
+    /// The continuous recording, when the server has one, and its events.
+    let continuous: SegmentedMovieFileOutput?
+    let events = EventFeed()
+    /// Where the continuous recording's segments go: `continuous/` in the recordings' folder.
+    var continuousFolder: URL { recordings.url.appendingPathComponent("continuous", isDirectory: true) }
 
     /// A camera for the device `reference` (as `capture devices` names it) among `context`'s,
     /// recording into `recordings`. Throws for an unknown device.
-    init(device reference: String, preset: SessionPreset, recordings: RecordingsDirectory, context: CaptureContext) throws(CaptureError) {
+    init(device reference: String, preset: SessionPreset, recordings: RecordingsDirectory, context: CaptureContext,
+         segmentDuration: Double? = nil, retention: SegmentRetention = SegmentRetention()) throws(CaptureError) {
         session = CaptureSession(context: context)
         let device = try context.find(reference)
         let input = try CaptureDeviceInput(device: device)
@@ -44,6 +50,16 @@ final class ServerCamera: Sendable {
         try session.checked.addOutput(stream)
         try session.checked.addOutput(still)
         try session.checked.addOutput(movie)
+        if let segmentDuration {
+            let output = SegmentedMovieFileOutput()
+            try output.setSegmentDuration(CaptureTime(seconds: segmentDuration, preferredTimescale: 1000))
+            try output.setRetention(retention)
+            try output.setEventRecording(EventRecording(writesClips: false))
+            try session.checked.addOutput(output)
+            continuous = output
+        } else {
+            continuous = nil
+        }
         state = Mutex(State(input: input))
         metadata = MetadataFeed(session: session)
         frames = FrameFeed(session: session)
@@ -68,12 +84,18 @@ final class ServerCamera: Sendable {
         try await perform { [self] () throws(CaptureError) in
             try session.checked.startRunning()
             state.withLock { $0.running = true }
+            try continuous?.startRecording(to: continuousFolder, delegate: events)
         }
     }
 
     /// Finishes a recording in progress, ends every feed, stops the session.
     func stop() async {
         if state.withLock({ $0.recording }) != nil { _ = try? await stopRecording() }
+        if let continuous, continuous.isRecording {
+            continuous.stopRecording()
+            await events.recordingFinished()
+        }
+        events.finishAll()
         metadata.finishAll()
         frames.finishAll()
         _ = try? await perform { [self] () throws(CaptureError) in

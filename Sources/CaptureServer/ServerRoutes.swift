@@ -37,6 +37,7 @@ struct ServerRoutes: Sendable {
         camera.stream.addWHEPRoutes(to: router, path: "/whep")
         addMJPEG(to: router)
         addMetadata(to: router)
+        addTimeline(to: router)
         return router
     }
 }

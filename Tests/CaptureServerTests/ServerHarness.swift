@@ -23,13 +23,13 @@ final class ServerHarness: Sendable {
     /// fresh folder; its devices are `context`'s (by default a context of its own, so servers
     /// of tests running side by side never share a virtual camera).
     init(device: String = "virtual", token: String? = nil, recordings: URL? = nil, allowedOrigins: [String] = [],
-         limits: CameraServer.Limits = .init(), context: CaptureContext = CaptureContext()) async throws {
+         limits: CameraServer.Limits = .init(), segmentDuration: Double? = nil, context: CaptureContext = CaptureContext()) async throws {
         let folder = recordings ?? FileManager.default.temporaryDirectory.appendingPathComponent("capture-server-\(UUID().uuidString)")
         self.recordings = folder
         self.token = token
         server = try CameraServer(configuration: .init(device: device, host: "127.0.0.1", port: 0, token: token,
                                                        recordingsDirectory: folder, preset: .vga640x480,
-                                                       allowedOrigins: allowedOrigins, limits: limits),
+                                                       allowedOrigins: allowedOrigins, limits: limits, segmentDuration: segmentDuration),
                                   context: context)
         var logger = Logger(label: "test")
         logger.logLevel = .critical
@@ -154,8 +154,9 @@ func eventually(seconds: Double, _ condition: () async throws -> Bool) async ret
 /// Runs `body` with a server (``ServerHarness/init(device:token:recordings:)``'s arguments),
 /// and stops the server whatever `body` does.
 func withServer(device: String = "virtual", token: String? = nil, recordings: URL? = nil, allowedOrigins: [String] = [],
-                limits: CameraServer.Limits = .init(), _ body: (ServerHarness) async throws -> Void) async throws {
-    let harness = try await ServerHarness(device: device, token: token, recordings: recordings, allowedOrigins: allowedOrigins, limits: limits)
+                limits: CameraServer.Limits = .init(), segmentDuration: Double? = nil, _ body: (ServerHarness) async throws -> Void) async throws {
+    let harness = try await ServerHarness(device: device, token: token, recordings: recordings, allowedOrigins: allowedOrigins, limits: limits,
+                                          segmentDuration: segmentDuration)
     do {
         try await body(harness)
     } catch {

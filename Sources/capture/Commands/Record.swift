@@ -44,19 +44,13 @@ struct Record: AsyncParsableCommand {
     var segment: Double?
 
     @Option(help: ArgumentHelp("With segments: delete segments older than this, e.g. 36h or 7d (s, m, h, d, w).", valueName: "age"),
-            transform: { text throws(ValidationError) in
-                guard let seconds = RetentionAge.seconds(text) else { throw ValidationError("--keep '\(text)' is not an age: write \(RetentionAge.expected)") }
-                return seconds
-            })
+            transform: RetentionArguments.age)
     var keep: Double?
 
     @Option(name: .customLong("max-disk"),
             help: ArgumentHelp("With segments: delete the oldest while the folder's segments take more than this, e.g. 20G (K, M, G or Ki, Mi, Gi).",
                                valueName: "size"),
-            transform: { text throws(ValidationError) in
-                guard let size = ByteCount(text) else { throw ValidationError("--max-disk '\(text)' is not a size: write \(ByteCount.expected)") }
-                return size
-            })
+            transform: RetentionArguments.size)
     var maxDisk: ByteCount?
 
     @Option(help: ArgumentHelp("Record events on these triggers, comma-separated: signal (SIGUSR1), code, face, motion. Clips go to -o's clips/; with --segment, events are marked in index.json instead (both with --clips).",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaptureFiles
 import CaptureKit
 import CaptureServer
 import Foundation
@@ -43,6 +44,21 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Session preset, e.g. high, vga640x480, hd1280x720.")
     var preset: SessionPreset = .high
 
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Record all the time in segments of this many seconds (1 to 86400) into the recordings' continuous/ folder; /api/recordings, /api/export and /api/events then read and mark it by time.",
+        valueName: "seconds"),
+            transform: Seconds.positive)
+    var segment: Double?
+
+    @Option(help: ArgumentHelp("With --segment: delete segments older than this, e.g. 36h or 7d (s, m, h, d, w).", valueName: "age"),
+            transform: RetentionArguments.age)
+    var keep: Double?
+
+    @Option(name: .customLong("max-disk"),
+            help: ArgumentHelp("With --segment: delete the oldest while the segments take more than this, e.g. 20G (K, M, G or Ki, Mi, Gi).", valueName: "size"),
+            transform: RetentionArguments.size)
+    var maxDisk: ByteCount?
+
     @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
@@ -58,6 +74,10 @@ struct Serve: AsyncParsableCommand {
         if let token, token.isEmpty || token.contains(where: \.isWhitespace) {
             throw ValidationError("--token must be a non-empty token without spaces")
         }
+        if let segment, !(1...86400).contains(segment) {
+            throw ValidationError("--segment \(segment) is out of range: a number of seconds from 1 to 86400 (a day)")
+        }
+        if segment == nil, keep != nil || maxDisk != nil { throw ValidationError("--keep and --max-disk apply to the continuous recording: give --segment too") }
     }
 
     /// --listen as host and port.
@@ -82,7 +102,8 @@ struct Serve: AsyncParsableCommand {
         let (host, port) = try address()
         var configuration = CameraServer.Configuration(device: device, host: host, port: port, token: token,
                                                        recordingsDirectory: URL(fileURLWithPath: recordings, isDirectory: true), preset: preset,
-                                                       allowedOrigins: allowedOrigins)
+                                                       allowedOrigins: allowedOrigins, segmentDuration: segment,
+                                                       segmentRetention: SegmentRetention(maxAge: keep, maxBytes: maxDisk?.bytes))
         var generated = false
         if configuration.token == nil, !configuration.isLoopback {
             configuration.token = CameraServer.Configuration.generateToken()

@@ -12,6 +12,8 @@ public struct SegmentArchive: Sendable {
     /// A closed or open segment.
     public struct Segment: Sendable, Equatable {
         public var url: URL
+        /// Its path relative to the folder, as the index names it.
+        public var file: String
         /// Its first frame's wall-clock time.
         public var start: Date
         public var duration: Double
@@ -64,7 +66,7 @@ public struct SegmentArchive: Sendable {
     func allSegments() -> [Segment] {
         SegmentIndex.load(folder: folder).segments.compactMap { entry -> Segment? in
             guard let url = contained(entry.file), let start = SegmentIndex.date(entry.start) else { return nil }
-            return Segment(url: url, start: start, duration: entry.duration, frames: entry.frames, bytes: entry.bytes,
+            return Segment(url: url, file: entry.file, start: start, duration: entry.duration, frames: entry.frames, bytes: entry.bytes,
                            recording: entry.recording, recordingTime: entry.startTime)
         }
         .sorted { $0.start < $1.start }

@@ -5,7 +5,7 @@ import Foundation
 /// written is never deleted. A full disk deletes the oldest segments before a write fails,
 /// whatever the retention. Segments that hold an event (marked in the index) are kept as its
 /// clip would be.
-public struct SegmentRetention: Sendable, Equatable {
+public struct SegmentRetention: Sendable, Hashable {
     /// Seconds a segment is kept after its end; nil keeps them.
     public var maxAge: Double?
     /// Bytes all the folder's segments may take together; nil for no limit.
