@@ -42,6 +42,7 @@ real_time+='|ReadmeCommandTests'
 # Segments are counted to the frame (a frame a leaky queue drops under load is one fewer), and the
 # kill -9 test measures what survives by the clock.
 real_time+='|SegmentedMovieFileOutputTests|SegmentedRecordCommandTests|SegmentRetentionCommandTests|EventClipTests|EventRecordCommandTests'
+real_time+='|SegmentArchiveTests|EventWebhookCommandTests'
 alone="$quiet|$real_time"
 # Each process's tests, and how many run at once. The package that depends on CaptureKit by
 # version builds it from nothing (two cores for minutes): it starts first, in a process of its
