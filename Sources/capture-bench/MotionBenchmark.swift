@@ -29,13 +29,7 @@ enum MotionBenchmark {
 
     /// A session's CPU seconds per second (of one core) with a metadata output looking for `types`.
     static func cpuShare(types: [MetadataObjectType]) async throws -> Double {
-        let device = try CaptureDevice.find("virtual")
-        let session = CaptureSession()
-        try session.setSessionPreset(.hd1280x720)
-        try session.checked.addInput(CaptureDeviceInput(device: device))
-        let output = MetadataOutput()
-        try session.checked.addOutput(output)
-        try output.setMetadataObjectTypes(types)
+        let (session, _) = try MetadataSession.make(try CaptureDevice.find("virtual"), types: types)
         try await session.checked.startRunning()
         defer { session.stopRunning() }
         try await Task.sleep(for: .seconds(1))
@@ -58,12 +52,7 @@ enum MotionBenchmark {
             device.setVirtualMovers([])
             device.setVirtualSquare(.moving)
         }
-        let session = CaptureSession()
-        try session.setSessionPreset(.hd1280x720)
-        try session.checked.addInput(CaptureDeviceInput(device: device))
-        let output = MetadataOutput()
-        try session.checked.addOutput(output)
-        try output.setMetadataObjectTypes([.motion])
+        let (session, output) = try MetadataSession.make(device, types: [.motion])
         var batches = output.metadataObjects(bufferingNewest: 256).makeAsyncIterator()
         try await session.checked.startRunning()
         defer { session.stopRunning() }

@@ -69,12 +69,7 @@ enum ScanBenchmark {
     /// call with the code, in frame intervals; 20 trials at 1280x720@30.
     static func latency() async throws -> [String: Double] {
         let device = try CaptureDevice.find("virtual")
-        let session = CaptureSession()
-        try session.setSessionPreset(.hd1280x720)
-        try session.checked.addInput(CaptureDeviceInput(device: device))
-        let output = MetadataOutput()
-        try session.checked.addOutput(output)
-        try output.setMetadataObjectTypes([.qr])
+        let (session, output) = try MetadataSession.make(device, types: [.qr])
         var batches = output.metadataObjects(bufferingNewest: 64).makeAsyncIterator()
         try await session.checked.startRunning()
         defer { session.stopRunning() }

@@ -199,3 +199,17 @@ func freeLoopbackPort() throws -> Int {
     guard bound else { throw POSIXError(.EADDRINUSE) }
     return Int(UInt16(bigEndian: address.sin_port))
 }
+
+/// Runs a tool (ffprobe, ffmpeg) to its end; its output and errors together.
+func runTool(_ executable: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+}

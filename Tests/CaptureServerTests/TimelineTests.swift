@@ -41,10 +41,10 @@ struct TimelineTests {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).mp4")
             defer { try? FileManager.default.removeItem(at: file) }
             try export.body.write(to: file)
-            let probe = try Self.run("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0", file.path])
+            let probe = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0", file.path])
             let fields = probe.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
             #expect(fields.first == "h264" && (Int(fields.last ?? "") ?? 0) >= 40, "\(probe)")
-            #expect(try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-i", file.path, "-f", "null", "-"]).isEmpty)
+            #expect(try runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", file.path, "-f", "null", "-"]).isEmpty)
 
             // Mistakes name the value.
             let badTime = try await harness.request("GET", "/api/export?from=yesterday")
@@ -67,19 +67,5 @@ struct TimelineTests {
                         "\(method) \(path): \(reply.status) \(reply.text)")
             }
         }
-    }
-
-    /// Runs a tool; its output and errors.
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -36,3 +36,10 @@ extension CaptureDevice {
     /// queue.
     var callbacks: DispatchQueue { state.callbacks }
 }
+
+extension CaptureDevice {
+    /// Changes to the device's own settings so far (exposure, white balance, torch, flash, focus,
+    /// zoom, HDR, and the steps of CaptureKit's automatic loops), not counting a virtual scene's
+    /// light: motion detection does not compare across them.
+    var ownSettingsChanges: Int { readState { $0.sensor.generation - $0.sceneChanges } }
+}

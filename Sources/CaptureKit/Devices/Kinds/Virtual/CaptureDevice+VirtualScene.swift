@@ -30,10 +30,3 @@ extension CaptureDevice {
         }
     }
 }
-
-extension CaptureDevice {
-    /// Changes to the device's own settings so far (exposure, white balance, torch, flash, focus,
-    /// zoom, HDR, and the steps of CaptureKit's automatic loops), not counting the virtual
-    /// scene's light: motion detection does not compare across them.
-    var ownSettingsChanges: Int { readState { $0.sensor.generation - $0.sceneChanges } }
-}
