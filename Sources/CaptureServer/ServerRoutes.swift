@@ -38,6 +38,7 @@ struct ServerRoutes: Sendable {
         addMJPEG(to: router)
         addMetadata(to: router)
         addTimeline(to: router)
+        addHLS(to: router)
         return router
     }
 }

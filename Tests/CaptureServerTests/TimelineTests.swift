@@ -46,6 +46,20 @@ struct TimelineTests {
             #expect(fields.first == "h264" && (Int(fields.last ?? "") ?? 0) >= 40, "\(probe)")
             #expect(try runTool("/usr/bin/ffmpeg", ["-v", "error", "-i", file.path, "-f", "null", "-"]).isEmpty)
 
+            // The same range as HLS VOD: whole segments, read by ffprobe over HTTP as a player does.
+            let playlist = try await harness.request("GET", "/api/hls.m3u8?from=\(fromText)&to=\(thirdEnd)")
+            #expect(playlist.status == 200 && playlist.headers["content-type"] == "application/vnd.apple.mpegurl", "\(playlist.status) \(playlist.text)")
+            let listed = playlist.text.split(separator: "\n").filter { $0.hasPrefix("/api/hls/segment.m4s?file=") }
+            #expect(listed.count == 2 && playlist.text.contains("#EXT-X-MAP:URI=") && playlist.text.hasSuffix("#EXT-X-ENDLIST\n"), "\(playlist.text)")
+            let hls = try runTool("/usr/bin/ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                                                       "-of", "csv=p=0", "\(harness.base.absoluteString)/api/hls.m3u8?from=\(fromText)&to=\(thirdEnd)"])
+            let expected = segments[1...2].compactMap { $0["frames"] as? Int }.reduce(0, +)
+            // (The stream is listed once under its HLS program and once alone.)
+            let counts = hls.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            #expect(!counts.isEmpty && counts.allSatisfy { $0 == expected }, "ffprobe: \(hls); the two segments hold \(expected)")
+            let outside = try await harness.request("GET", "/api/hls/segment.m4s?file=../index.json")
+            #expect(outside.status == 404, "\(outside.text)")
+
             // Mistakes name the value.
             let badTime = try await harness.request("GET", "/api/export?from=yesterday")
             #expect(badTime.status == 400 && badTime.error?.message.contains("from 'yesterday' is not a time") == true, "\(badTime.text)")

@@ -69,3 +69,32 @@ extension SegmentArchive {
         return Export(start: taken.first!.start, end: taken.map(\.end).max()!, fragments: taken.count)
     }
 }
+
+extension SegmentArchive {
+    /// The segment the index lists as `file` (a path relative to the folder), or nil: not
+    /// listed, or leading out of the folder.
+    public func segment(named file: String) -> Segment? {
+        allSegments().first { $0.file == file }
+    }
+
+    /// A segment's file split where its fragments begin: its header (`ftyp` and `moov`: an
+    /// HLS initialisation section) and its fragments (`moof` and `mdat` pairs: an HLS media
+    /// segment). Segments of one recording share their header but for its creation time.
+    ///
+    /// - Throws: ``CaptureError/Code/fileUnreadable`` for a file that cannot be read or holds no
+    ///   fragment.
+    public func parts(of segment: Segment) throws(CaptureError) -> (header: Data, fragments: Data) {
+        let data: Data
+        do { data = try Data(contentsOf: segment.url, options: .mappedIfSafe) } catch {
+            throw .fileUnreadable(segment.url.path, reason: error.localizedDescription)
+        }
+        var first: Int?
+        data.withUnsafeBytes { bytes in
+            FragmentedMovie.forEachBox(bytes, 0..<bytes.count) { type, body in
+                if type == FragmentedMovie.moof, first == nil { first = body.lowerBound - 8 }
+            }
+        }
+        guard let first else { throw .fileUnreadable(segment.url.path, reason: "no movie fragment in it") }
+        return (data.prefix(first), data.suffix(from: first))
+    }
+}
