@@ -33,8 +33,13 @@ struct EventWebhookCommandTests {
         server.arguments = ["-c", Self.receiver, "2", log.path]
         let out = Pipe()
         server.standardOutput = out
+        server.standardError = FileHandle.nullDevice
         try server.run()
-        defer { server.terminate() }
+        // SIGKILL: the test process may ignore SIGTERM, and a child inherits that.
+        defer {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
         let port = try #require(out.fileHandleForReading.availableLine(within: 10))
         let record = Process()
         record.executableURL = binaries.appendingPathComponent("capture")

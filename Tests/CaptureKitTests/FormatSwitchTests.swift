@@ -3,7 +3,7 @@ import Testing
 @_spi(Benchmark) @testable import CaptureKit
 
 /// Formats and frame durations chosen on a running session, and digital zoom in the pipeline.
-@Suite("Formats on a running session", .ownDevices, .serialized)
+@Suite("Formats on a running session", .ownDevices, .serialized, .timeLimit(.minutes(3)))
 struct FormatSwitchTests {
     @Test("setting activeFormat on a running session switches its caps and makes the preset inputPriority")
     func activeFormatSwitch() async throws {
