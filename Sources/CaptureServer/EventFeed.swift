@@ -71,20 +71,20 @@ struct EventJSON: Encodable, Sendable {
     init(_ event: RecordingEvent, phase: String) {
         self.event = phase
         kinds = event.kinds
-        trigger = Self.format(event.triggerDate)
+        trigger = SegmentArchive.timestamp(event.triggerDate)
         // The capture clock's seconds from the trigger, placed on the wall clock.
         let origin = event.triggerDate.addingTimeInterval(-event.firstTrigger)
-        start = Self.format(origin.addingTimeInterval(event.start))
-        end = event.end.map { Self.format(origin.addingTimeInterval($0)) }
+        start = SegmentArchive.timestamp(origin.addingTimeInterval(event.start))
+        end = event.end.map { SegmentArchive.timestamp(origin.addingTimeInterval($0)) }
         bounds = event.bounds.map { [Double($0.minX), Double($0.minY), Double($0.width), Double($0.height)] }
     }
 
     init(_ event: SegmentArchive.Event) {
         self.event = "marked"
         kinds = event.kinds
-        trigger = Self.format(event.trigger)
-        start = Self.format(event.start)
-        end = event.end.map(Self.format)
+        trigger = SegmentArchive.timestamp(event.trigger)
+        start = SegmentArchive.timestamp(event.start)
+        end = event.end.map(SegmentArchive.timestamp)
         bounds = event.bounds.map { [Double($0.minX), Double($0.minY), Double($0.width), Double($0.height)] }
     }
 
@@ -92,11 +92,5 @@ struct EventJSON: Encodable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
     }
 }

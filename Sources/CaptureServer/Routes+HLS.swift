@@ -18,13 +18,13 @@ extension ServerRoutes {
             let (archive, from, to) = try Self.range(request, camera: camera)
             let all = archive.segments(from: from, to: to)
             guard let first = all.first else {
-                throw APIError.badRequest("outOfRange", "no segment between \(EventJSON.format(max(from, .distantPast))) and \(EventJSON.format(to)); valid: a range /api/recordings lists")
+                throw APIError.badRequest("outOfRange", "no segment between \(SegmentArchive.timestamp(from)) and \(SegmentArchive.timestamp(to)); valid: a range /api/recordings lists")
             }
             let segments = all.filter { $0.recording == first.recording }
             let token = Self.query(request)["token"].map { "&token=" + (Self.queryEscaped($0)) } ?? ""
             var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS",
                          "#EXT-X-TARGETDURATION:\(Int((segments.map(\.duration).max() ?? 1).rounded(.up)))",
-                         "#EXT-X-PROGRAM-DATE-TIME:\(EventJSON.format(first.start))",
+                         "#EXT-X-PROGRAM-DATE-TIME:\(SegmentArchive.timestamp(first.start))",
                          "#EXT-X-MAP:URI=\"/api/hls/init.mp4?file=\(Self.queryEscaped(first.file))\(token)\""]
             for segment in segments {
                 lines.append("#EXTINF:\(String(format: "%.3f", segment.duration)),")

@@ -21,22 +21,28 @@ extension ServerRoutes {
         router.get("/api/recordings") { request, _ -> Response in
             let (archive, from, to) = try Self.range(request, camera: camera)
             let segments = archive.segments(from: from, to: to).map { segment in
-                SegmentJSON(file: segment.file, start: EventJSON.format(segment.start),
-                            end: EventJSON.format(segment.end), duration: segment.duration, frames: segment.frames, bytes: segment.bytes)
+                SegmentJSON(file: segment.file, start: SegmentArchive.timestamp(segment.start),
+                            end: SegmentArchive.timestamp(segment.end), duration: segment.duration, frames: segment.frames, bytes: segment.bytes)
             }
             return try .json(TimelineJSON(segments: segments, events: archive.events(from: from, to: to).map(EventJSON.init)))
         }
         router.get("/api/export") { request, _ -> Response in
             let (archive, from, to) = try Self.range(request, camera: camera)
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("capture-export-\(UUID().uuidString).mp4")
-            defer { try? FileManager.default.removeItem(at: file) }
             let export: SegmentArchive.Export
-            do throws(CaptureError) { export = try archive.export(from: from, to: to, destination: file) } catch { throw APIError(error) }
-            let data = try Data(contentsOf: file)
+            do throws(CaptureError) { export = try archive.export(from: from, to: to) } catch { throw APIError(error) }
+            // A fragment at a time: a range of hours is never held whole.
+            let body = ResponseBody(contentLength: export.byteCount) { writer in
+                try await writer.write(ByteBuffer(bytes: export.header))
+                for piece in export.pieces {
+                    try await writer.write(ByteBuffer(bytes: try export.bytes(of: piece)))
+                }
+                try await writer.finish(nil)
+            }
+            let start = SegmentArchive.timestamp(export.start)
             return Response(status: .ok, headers: [
-                .contentType: "video/mp4", .contentDisposition: "attachment; filename=\"\(EventJSON.format(export.start).replacingOccurrences(of: ":", with: "-")).mp4\"",
-                HTTPField.Name("X-Capture-Start")!: EventJSON.format(export.start), HTTPField.Name("X-Capture-End")!: EventJSON.format(export.end),
-            ], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+                .contentType: "video/mp4", .contentDisposition: "attachment; filename=\"\(start.replacingOccurrences(of: ":", with: "-")).mp4\"",
+                HTTPField.Name("X-Capture-Start")!: start, HTTPField.Name("X-Capture-End")!: SegmentArchive.timestamp(export.end),
+            ], body: body)
         }
         router.post("/api/events") { request, _ -> Response in
             let body = try await JSONBody(request, keys: ["kind"])
@@ -65,13 +71,6 @@ extension ServerRoutes {
         }
     }
 
-    /// An ISO 8601 time, with or without fractional seconds.
-    static func isoDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text)
-    }
-
     static let noContinuousRecording = APIError.conflict("noContinuousRecording", "the server records continuously only when started with --segment SECONDS")
 
     /// The continuous recording's folder and the request's `from` and `to` (whole when absent).
@@ -81,7 +80,7 @@ extension ServerRoutes {
         func date(_ name: String, default fallback: Date) throws -> Date {
             guard let text = query[name] else { return fallback }
             if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
-            if let date = Self.isoDate(text) { return date }
+            if let date = SegmentArchive.date(fromTimestamp: text) { return date }
             throw APIError.badRequest("badRequest", "\(name) '\(text.prefix(80))' is not a time: ISO 8601 (2026-11-29T10:00:00Z, with or without milliseconds) or seconds since 1970")
         }
         let from = try date("from", default: .distantPast), to = try date("to", default: .distantFuture)

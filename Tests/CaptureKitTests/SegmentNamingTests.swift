@@ -31,4 +31,16 @@ struct SegmentNamingTests {
         let read = SegmentIndex.date(iso)
         #expect(read.map { SegmentNaming.name(for: $0) } == SegmentNaming.name(for: date), "\(iso)")
     }
+
+    @Test("timestamps are written in UTC to the millisecond, rounded, and read with or without fractions and at an offset")
+    func timestamps() {
+        #expect(SegmentArchive.timestamp(Date(timeIntervalSince1970: 1_795_946_400.5216)) == "2026-11-29T10:00:00.522Z")
+        #expect(SegmentArchive.timestamp(Date(timeIntervalSince1970: 1_795_946_400.9996)) == "2026-11-29T10:00:01.000Z")
+        #expect(SegmentArchive.date(fromTimestamp: "2026-11-29T10:00:00.521Z")?.timeIntervalSince1970 == 1_795_946_400.521)
+        #expect(SegmentArchive.date(fromTimestamp: "2026-11-29T10:00:00Z")?.timeIntervalSince1970 == 1_795_946_400)
+        #expect(SegmentArchive.date(fromTimestamp: "2026-11-29T11:00:00.5+01:00")?.timeIntervalSince1970 == 1_795_946_400.5)
+        for bad in ["", "yesterday", "2026-11-29T10:00:00", "2026-11-29 10:00:00Z", "2026-11-29T10:00:00.Z"] {
+            #expect(SegmentArchive.date(fromTimestamp: bad) == nil, "\(bad)")
+        }
+    }
 }

@@ -69,7 +69,7 @@ extension Record {
         if audio != "none" { try session.checked.addInput(CaptureDeviceInput(device: try Self.microphone(audio))) }
         try segments.setSegmentDuration(CaptureTime(seconds: segment ?? 60, preferredTimescale: 1000))
         if let fragment, fragment > 0 { segments.movieFragmentInterval = CaptureTime(seconds: fragment, preferredTimescale: 1000) }
-        try segments.setRetention(SegmentRetention(maxAge: keep, maxBytes: maxDisk?.bytes))
+        try segments.setRetention(retention.retention)
         let kinds = try triggerKinds()
         if !kinds.isEmpty {
             try segments.setEventRecording(EventRecording(preRoll: pre ?? 5, postRoll: post ?? 10, writesClips: segment == nil || clips))

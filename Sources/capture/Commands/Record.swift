@@ -43,15 +43,7 @@ struct Record: AsyncParsableCommand {
             transform: Seconds.positive)
     var segment: Double?
 
-    @Option(help: ArgumentHelp("With segments: delete segments older than this, e.g. 36h or 7d (s, m, h, d, w).", valueName: "age"),
-            transform: RetentionArguments.age)
-    var keep: Double?
-
-    @Option(name: .customLong("max-disk"),
-            help: ArgumentHelp("With segments: delete the oldest while the folder's segments take more than this, e.g. 20G (K, M, G or Ki, Mi, Gi).",
-                               valueName: "size"),
-            transform: RetentionArguments.size)
-    var maxDisk: ByteCount?
+    @OptionGroup var retention: RetentionArguments
 
     @Option(help: ArgumentHelp("Record events on these triggers, comma-separated: signal (SIGUSR1), code, face, motion. Clips go to -o's clips/; with --segment, events are marked in index.json instead (both with --clips).",
                                valueName: "triggers"))
@@ -124,7 +116,7 @@ struct Record: AsyncParsableCommand {
 
     func validate() throws {
         if isSegmented { return try validateSegments() }
-        let segmentOnly = [("--keep", keep != nil), ("--max-disk", maxDisk != nil), ("--pre", pre != nil), ("--post", post != nil), ("--clips", clips),
+        let segmentOnly = [("--keep", retention.keep != nil), ("--max-disk", retention.maxDisk != nil), ("--pre", pre != nil), ("--post", post != nil), ("--clips", clips),
                            ("--events", events)]
         for (flag, given) in segmentOnly where given {
             throw ValidationError("\(flag) applies to segments and events: give -o a folder (-o recordings/) with --segment or --on")

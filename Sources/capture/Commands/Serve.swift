@@ -50,14 +50,7 @@ struct Serve: AsyncParsableCommand {
             transform: Seconds.positive)
     var segment: Double?
 
-    @Option(help: ArgumentHelp("With --segment: delete segments older than this, e.g. 36h or 7d (s, m, h, d, w).", valueName: "age"),
-            transform: RetentionArguments.age)
-    var keep: Double?
-
-    @Option(name: .customLong("max-disk"),
-            help: ArgumentHelp("With --segment: delete the oldest while the segments take more than this, e.g. 20G (K, M, G or Ki, Mi, Gi).", valueName: "size"),
-            transform: RetentionArguments.size)
-    var maxDisk: ByteCount?
+    @OptionGroup var retention: RetentionArguments
 
     @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
@@ -77,7 +70,7 @@ struct Serve: AsyncParsableCommand {
         if let segment, !(1...86400).contains(segment) {
             throw ValidationError("--segment \(segment) is out of range: a number of seconds from 1 to 86400 (a day)")
         }
-        if segment == nil, keep != nil || maxDisk != nil { throw ValidationError("--keep and --max-disk apply to the continuous recording: give --segment too") }
+        if segment == nil, retention.isGiven { throw ValidationError("--keep and --max-disk apply to the continuous recording: give --segment too") }
     }
 
     /// --listen as host and port.
@@ -103,7 +96,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = CameraServer.Configuration(device: device, host: host, port: port, token: token,
                                                        recordingsDirectory: URL(fileURLWithPath: recordings, isDirectory: true), preset: preset,
                                                        allowedOrigins: allowedOrigins, segmentDuration: segment,
-                                                       segmentRetention: SegmentRetention(maxAge: keep, maxBytes: maxDisk?.bytes))
+                                                       segmentRetention: retention.retention)
         var generated = false
         if configuration.token == nil, !configuration.isLoopback {
             configuration.token = CameraServer.Configuration.generateToken()

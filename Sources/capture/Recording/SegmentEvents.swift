@@ -44,10 +44,8 @@ final class SegmentEvents: SegmentedMovieFileOutputDelegate {
     /// `{"event":"start","kinds":["motion"],"trigger":"2026-…Z","start":12.5,"end":null,"bounds":[x,y,w,h],"clip":"…"}`:
     /// times on the recording's clock in seconds, bounds normalised (null for a signal).
     static func line(_ event: RecordingEvent, phase: String) -> Data? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let line: [String: Any] = [
-            "event": phase, "kinds": event.kinds, "trigger": formatter.string(from: event.triggerDate),
+            "event": phase, "kinds": event.kinds, "trigger": SegmentArchive.timestamp(event.triggerDate),
             "firstTrigger": event.firstTrigger, "lastTrigger": event.lastTrigger, "start": event.start,
             "end": event.end.map { $0 as Any } ?? NSNull(), "clip": event.clip.map { $0.path as Any } ?? NSNull(),
             "bounds": event.bounds.map { [Double($0.minX), Double($0.minY), Double($0.width), Double($0.height)] as Any } ?? NSNull(),

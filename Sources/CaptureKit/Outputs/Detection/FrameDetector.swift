@@ -69,10 +69,17 @@ final class FrameDetector: Sendable {
     /// The motion in a frame due for analysis; none for the others.
     private func motion(in sample: Sample, pts: UInt64) -> [any MetadataObject] {
         guard let motionFeed else { return [] }
-        let settings = motionFeed.settings(), changes = motionFeed.deviceChanges()
-        return motion.withLock { motion -> [any MetadataObject] in
+        let settings = motionFeed.settings()
+        // Only this streaming thread analyses, so a frame due here is still due below; the
+        // device's lock is taken only for those.
+        let due = motion.withLock { motion in
             motion.detector.configure(settings)
-            guard motion.detector.isDue(pts), let layout = memory.withLock({ $0.layouts.layout(of: sample) }) else { return [] }
+            return motion.detector.isDue(pts)
+        }
+        guard due else { return [] }
+        let changes = motionFeed.deviceChanges()
+        return motion.withLock { motion -> [any MetadataObject] in
+            guard let layout = memory.withLock({ $0.layouts.layout(of: sample) }) else { return [] }
             if let seen = motion.deviceChanges, seen != changes { motion.quietUntil = pts + Self.quietAfterDeviceChange }
             motion.deviceChanges = changes
             let settled = pts >= motion.quietUntil

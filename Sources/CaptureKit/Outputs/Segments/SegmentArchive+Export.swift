@@ -1,33 +1,89 @@
 import Foundation
 
 extension SegmentArchive {
-    /// What an export wrote: where its video truly starts and ends (wall clock), and its
-    /// fragments.
+    /// One MP4 of a range, as ``export(from:to:)`` plans it: where its video truly starts and
+    /// ends (wall clock), and its bytes: the first segment's header, then fragments read from
+    /// the segments' files (``bytes(of:)``), to be written with ``write(to:)`` or streamed a
+    /// fragment at a time.
     public struct Export: Sendable, Equatable {
+        /// A fragment's bytes in a segment's file.
+        public struct Piece: Sendable, Equatable {
+            public var url: URL
+            public var bytes: Range<Int>
+        }
+
         public var start: Date
         public var end: Date
-        public var fragments: Int
+        public var header: Data
+        public var pieces: [Piece]
+        public var fragments: Int { pieces.count }
+        /// The file's length.
+        public var byteCount: Int { header.count + pieces.reduce(0) { $0 + $1.bytes.count } }
+
+        /// A piece's bytes, read from its segment now.
+        ///
+        /// - Throws: ``CaptureError/Code/fileUnreadable`` for a segment that can no longer be
+        ///   read (deleted by retention since, or cut short).
+        public func bytes(of piece: Piece) throws(CaptureError) -> Data {
+            do {
+                let handle = try FileHandle(forReadingFrom: piece.url)
+                defer { try? handle.close() }
+                try handle.seek(toOffset: UInt64(piece.bytes.lowerBound))
+                let data = try handle.read(upToCount: piece.bytes.count) ?? Data()
+                guard data.count == piece.bytes.count else { throw CaptureError.fileUnreadable(piece.url.path, reason: "it is shorter than when it was read") }
+                return data
+            } catch let error as CaptureError {
+                throw error
+            } catch {
+                throw .fileUnreadable(piece.url.path, reason: error.localizedDescription)
+            }
+        }
+
+        /// Writes the file to `destination` (replacing it).
+        ///
+        /// - Throws: ``CaptureError/Code/recordingFailed`` when it cannot be written,
+        ///   ``CaptureError/Code/fileUnreadable`` as ``bytes(of:)``.
+        public func write(to destination: URL) throws(CaptureError) {
+            let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial")
+            func failed(_ error: any Error) -> CaptureError {
+                (error as? CaptureError) ?? CaptureError(code: .recordingFailed, message: "cannot write '\(destination.path)': \(error.localizedDescription)",
+                                                         value: destination.path)
+            }
+            do {
+                guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+                    throw CaptureError(code: .recordingFailed, message: "cannot create '\(partial.path)'", value: destination.path)
+                }
+                let handle = try FileHandle(forWritingTo: partial)
+                defer { try? handle.close() }
+                try handle.write(contentsOf: header)
+                for piece in pieces { try handle.write(contentsOf: try bytes(of: piece)) }
+                try handle.synchronize()
+                _ = try? FileManager.default.removeItem(at: destination)
+                try FileManager.default.moveItem(at: partial, to: destination)
+            } catch {
+                try? FileManager.default.removeItem(at: partial)
+                throw failed(error)
+            }
+        }
     }
 
-    /// Writes one MP4 of `from..<to` to `destination`, made of the segments' own fragments (no
-    /// re-encoding): the first segment's header, then every fragment from the one starting
-    /// with the key frame at or before `from` to the last starting before `to`. The result says
-    /// the true start (at or before `from`) and end. A range across a restart of the recording
-    /// stops at the restart (its clock starts again).
+    /// Plans one MP4 of `from..<to` made of the segments' own fragments (no re-encoding): the
+    /// first segment's header, then every fragment from the one starting with the key frame at
+    /// or before `from` to the last starting before `to`. The result says the true start (at or
+    /// before `from`) and end. A range across a restart of the recording stops at the restart
+    /// (its clock starts again).
     ///
     /// - Throws: ``CaptureError/Code/invalidSetting`` for an empty range or one no segment
-    ///   covers; ``CaptureError/Code/fileUnreadable`` for a segment that cannot be read,
-    ///   ``CaptureError/Code/recordingFailed`` when the file cannot be written.
-    @discardableResult
-    public func export(from: Date, to: Date, destination: URL) throws(CaptureError) -> Export {
+    ///   covers; ``CaptureError/Code/fileUnreadable`` for a segment that cannot be read.
+    public func export(from: Date, to: Date) throws(CaptureError) -> Export {
         guard from < to else { throw .invalidSetting(name: "export range", value: "\(from)…\(to)", valid: "a start before the end") }
         let chosen = segments(from: from, to: to)
         guard let first = chosen.first else {
-            throw .invalidSetting(name: "export range", value: "\(SegmentIndex.format(from))…\(SegmentIndex.format(to))", valid: "a range the folder's segments cover")
+            throw .invalidSetting(name: "export range", value: "\(Self.timestamp(from))…\(Self.timestamp(to))", valid: "a range the folder's segments cover")
         }
         let origin = first.start.addingTimeInterval(-first.recordingTime)
         var header: Data?
-        var pieces: [(start: Date, end: Date, key: Bool, bytes: Data)] = []
+        var pieces: [(start: Date, end: Date, key: Bool, piece: Export.Piece)] = []
         for segment in chosen where segment.recording == first.recording {
             let data: Data
             do { data = try Data(contentsOf: segment.url, options: .mappedIfSafe) } catch {
@@ -51,22 +107,28 @@ extension SegmentArchive {
                         }
                         guard let begin = timed.map(\.0).min(), let finish = timed.map(\.1).max() else { return }
                         pieces.append((origin.addingTimeInterval(begin), origin.addingTimeInterval(finish), timed.contains { $0.2 },
-                                       Data(bytes[start.lowerBound..<box.upperBound])))
+                                       Export.Piece(url: segment.url, bytes: start.lowerBound..<box.upperBound)))
                     }
                 }
             }
         }
         let opening = pieces.lastIndex { $0.key && $0.start <= from } ?? pieces.firstIndex { $0.key }
         guard let header, let opening else {
-            throw .invalidSetting(name: "export range", value: "\(SegmentIndex.format(from))…\(SegmentIndex.format(to))", valid: "a range with a key frame in the folder's segments")
+            throw .invalidSetting(name: "export range", value: "\(Self.timestamp(from))…\(Self.timestamp(to))", valid: "a range with a key frame in the folder's segments")
         }
         let taken = pieces[opening...].prefix { $0.start < to }
-        var output = header
-        for piece in taken { output.append(piece.bytes) }
-        do { try output.write(to: destination, options: .atomic) } catch {
-            throw CaptureError(code: .recordingFailed, message: "cannot write '\(destination.path)': \(error.localizedDescription)", value: destination.path)
-        }
-        return Export(start: taken.first!.start, end: taken.map(\.end).max()!, fragments: taken.count)
+        return Export(start: taken.first!.start, end: taken.map(\.end).max()!, header: header, pieces: taken.map(\.piece))
+    }
+
+    /// Writes one MP4 of `from..<to` to `destination`: ``export(from:to:)`` then
+    /// ``Export/write(to:)``.
+    ///
+    /// - Throws: as those two.
+    @discardableResult
+    public func export(from: Date, to: Date, destination: URL) throws(CaptureError) -> Export {
+        let export = try export(from: from, to: to)
+        try export.write(to: destination)
+        return export
     }
 }
 

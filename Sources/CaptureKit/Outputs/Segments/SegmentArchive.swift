@@ -51,7 +51,8 @@ public struct SegmentArchive: Sendable {
     /// The events whose clips overlap `from..<to`, by start.
     public func events(from: Date, to: Date) -> [Event] {
         let index = SegmentIndex.load(folder: folder)
-        let origins = Dictionary(allSegments().map { ($0.recording, $0.start.addingTimeInterval(-$0.recordingTime)) }, uniquingKeysWith: { first, _ in first })
+        let origins = Dictionary(segments(of: index).map { ($0.recording, $0.start.addingTimeInterval(-$0.recordingTime)) },
+                                 uniquingKeysWith: { first, _ in first })
         return index.events.compactMap { entry -> Event? in
             guard let origin = origins[entry.recording], let trigger = SegmentIndex.date(entry.trigger) else { return nil }
             let bounds = entry.bounds.flatMap { $0.count == 4 ? CGRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) : nil }
@@ -64,7 +65,11 @@ public struct SegmentArchive: Sendable {
 
     /// Every segment the index lists whose file is in the folder, by start.
     func allSegments() -> [Segment] {
-        SegmentIndex.load(folder: folder).segments.compactMap { entry -> Segment? in
+        segments(of: SegmentIndex.load(folder: folder))
+    }
+
+    private func segments(of index: SegmentIndex) -> [Segment] {
+        index.segments.compactMap { entry -> Segment? in
             guard let url = contained(entry.file), let start = SegmentIndex.date(entry.start) else { return nil }
             return Segment(url: url, file: entry.file, start: start, duration: entry.duration, frames: entry.frames, bytes: entry.bytes,
                            recording: entry.recording, recordingTime: entry.startTime)

@@ -154,23 +154,19 @@ struct SegmentIndex: Codable, Sendable, Equatable {
         return entry
     }
 
-    /// `date` in ISO 8601, UTC, at the millisecond its file's name shows (the formatter would
-    /// round where names cut).
     /// `url`'s path relative to `folder`, as the index lists files (its name when outside).
     static func relativePath(_ url: URL, in folder: URL) -> String {
         let root = folder.standardizedFileURL.path, path = url.standardizedFileURL.path
         return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : url.lastPathComponent
     }
 
+    /// `date` in ISO 8601, UTC, at the millisecond its file's name shows (the formatter would
+    /// round where names cut).
     static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: Double(SegmentNaming.milliseconds(date)) / 1000))
+        SegmentArchive.timestamp(Date(timeIntervalSince1970: Double(SegmentNaming.milliseconds(date)) / 1000))
     }
 
     static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        SegmentArchive.date(fromTimestamp: text)
     }
 }
