@@ -46,4 +46,9 @@ public enum AppSink {
     public static func pullSample(from element: Element) -> Sample? {
         gst_app_sink_try_pull_sample(element.pointer.cast(to: GstAppSink.self), 0).map { Sample(owning: $0) }
     }
+
+    /// The sample a prerolled (paused) appsink holds, without waiting; nil when it holds none.
+    public static func pullPreroll(from element: Element) -> Sample? {
+        gst_app_sink_try_pull_preroll(element.pointer.cast(to: GstAppSink.self), 0).map { Sample(owning: $0) }
+    }
 }
