@@ -7,7 +7,9 @@ import HTTPTypes
 extension ServerRoutes {
     /// The continuous recording by time (with `--segment`):
     /// - `GET /api/recordings?from=…&to=…`: its segments and events in the range (ISO 8601 times
-    ///   or seconds since 1970; the whole folder without them);
+    ///   or seconds since 1970; the whole folder without them), and the folder's first and last
+    ///   times;
+    /// - `GET /api/thumbnail.jpg?at=…&width=320`: a JPEG of the key frame at or before `at`;
     /// - `GET /api/export?from=…&to=…`: one MP4 of the range from the segments' own fragments,
     ///   cut at the key frame at or before `from`; `X-Capture-Start` and `X-Capture-End` say the
     ///   true start and end;
@@ -24,7 +26,22 @@ extension ServerRoutes {
                 SegmentJSON(file: segment.file, start: SegmentArchive.timestamp(segment.start),
                             end: SegmentArchive.timestamp(segment.end), duration: segment.duration, frames: segment.frames, bytes: segment.bytes)
             }
-            return try .json(TimelineJSON(segments: segments, events: archive.events(from: from, to: to).map(EventJSON.init)))
+            let all = archive.segments(from: .distantPast, to: .distantFuture)
+            return try .json(TimelineJSON(first: all.first.map { SegmentArchive.timestamp($0.start) }, last: all.map(\.end).max().map(SegmentArchive.timestamp),
+                                          segments: segments, events: archive.events(from: from, to: to).map(EventJSON.init)))
+        }
+        router.get("/api/thumbnail.jpg") { request, _ -> Response in
+            let (archive, _, _) = try Self.range(request, camera: camera)
+            let query = Self.query(request)
+            guard let text = query["at"], let at = SegmentArchive.date(fromTimestamp: text) ?? Double(text).map(Date.init(timeIntervalSince1970:)) else {
+                throw APIError.badRequest("badRequest", "at '\(query["at"]?.prefix(80) ?? "")' is not a time: ISO 8601 (2026-11-29T10:00:00Z) or seconds since 1970")
+            }
+            let width = query["width"].map { Int($0) ?? 0 } ?? 320
+            let jpeg: Data
+            do throws(CaptureError) { jpeg = try archive.thumbnail(at: at, maxWidth: width) } catch { throw APIError(error) }
+            // A recorded frame never changes.
+            return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=86400, immutable"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
         }
         router.get("/api/export") { request, _ -> Response in
             let (archive, from, to) = try Self.range(request, camera: camera)
@@ -89,8 +106,11 @@ extension ServerRoutes {
     }
 }
 
-/// `GET /api/recordings`'s answer.
+/// `GET /api/recordings`'s answer: the whole folder's first and last times (null when empty),
+/// and the range's segments and events.
 struct TimelineJSON: Encodable {
+    let first: String?
+    let last: String?
     let segments: [SegmentJSON]
     let events: [EventJSON]
 }

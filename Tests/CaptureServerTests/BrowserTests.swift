@@ -133,10 +133,10 @@ struct BrowserTests {
         private let lock = NSLock()
         private var printed = ""
 
-        init(folder: URL) throws {
+        init(folder: URL, arguments: [String] = []) throws {
             process.executableURL = BrowserTests.capture
             process.arguments = ["serve", "-d", "virtual", "--listen", "127.0.0.1:0", "--token", token, "--preset", "hd1280x720",
-                                 "--recordings", folder.appendingPathComponent("recordings").path]
+                                 "--recordings", folder.appendingPathComponent("recordings").path] + arguments
             process.currentDirectoryURL = folder
             let errors = folder.appendingPathComponent("serve.stderr.log")
             _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
@@ -208,6 +208,21 @@ struct BrowserTests {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
             #expect(size > 5_000, "\(path) is \(size) bytes")
         }
+    }
+
+    @Test("the timeline of capture serve --segment: day and hour bars place the recorded spans and event marks, an event's thumbnail, a click on a mark or the hour bar plays from there, the download is the range as MP4, new events appear live")
+    func timeline() throws {
+        let out = try Self.outputFolder("timeline")
+        let server = try Server(folder: out, arguments: ["--segment", "2"])
+        defer { server.stop() }
+        let (json, progress) = try Self.runScript("timeline_checks.py", [server.url, server.token, out.path], log: out.appendingPathComponent("progress.log"))
+        print("browser screenshots: \(out.path)")
+        print(progress)
+        Self.expectChecks(json, named: [
+            "timeline_button_shows_with_segment", "day_and_hour_bars_place_spans_and_marks", "event_has_thumbnail",
+            "clicking_a_mark_plays_the_event", "clicking_the_hour_bar_plays_from_there", "download_link_is_the_range_as_mp4",
+            "new_event_appears_without_reload",
+        ])
     }
 }
 

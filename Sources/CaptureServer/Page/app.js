@@ -3,7 +3,9 @@
 // expose, and the codes and faces found drawn over the picture.
 //
 // It uses only the server's HTTP API: /api/devices, /api/state, /api/snap, /api/device,
-// /api/controls, /api/record/start|stop, /recordings/, /mjpeg, /whep and /ws/metadata. When the
+// /api/controls, /api/record/start|stop, /recordings/, /mjpeg, /whep and /ws/metadata (and
+// timeline.js the continuous recording's /api/recordings, /api/export, /api/thumbnail.jpg and
+// /ws/events). When the
 // page is opened as /?token=T it sends `Authorization: Bearer T` on fetches and `token=T` on the
 // WebSocket, the MJPEG picture and download links.
 //
@@ -216,9 +218,10 @@
 
   function togglePanel(panelId, buttonId) {
     var panel = $(panelId), open = panel.hidden;
-    ["settings", "gallery-panel"].forEach(function (id) { $(id).hidden = true; });
+    ["settings", "gallery-panel", "timeline-panel"].forEach(function (id) { $(id).hidden = true; });
     panel.hidden = !open;
     $(buttonId).setAttribute("aria-expanded", open ? "true" : "false");
+    return open;
   }
   $("settings-button").addEventListener("click", function () { togglePanel("settings", "settings-button"); });
   $("gallery-button").addEventListener("click", function () { togglePanel("gallery-panel", "gallery-button"); });
@@ -913,6 +916,9 @@
   }
 
   // --- Start -------------------------------------------------------------------------------
+
+  // For timeline.js, loaded after this file.
+  app.api = { request: request, getJSON: getJSON, withToken: withToken, say: say, fail: fail, togglePanel: togglePanel };
 
   applySettingsToControls();
   countVideoFrames();
