@@ -32,12 +32,21 @@ extension CameraServer {
         public var segmentDuration: Double?
         /// Which continuous segments are deleted, oldest first.
         public var segmentRetention: SegmentRetention
+        /// What the camera sees that marks an event in the continuous recording (besides
+        /// `POST /api/events`): codes, faces, motion. Needs ``segmentDuration``.
+        public var eventTriggers: Set<MetadataEventTrigger.Kind>
+        /// The events' pre- and post-roll (clips are never written: events are marked in the
+        /// index).
+        public var eventRecording: EventRecording
+        /// How motion is detected for a `.motion` trigger.
+        public var motionDetection: MotionDetectionSettings
 
         /// A configuration; `token` nil leaves the server open, which only loopback allows.
         public init(device: String = "default", host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
                     recordingsDirectory: URL = URL(fileURLWithPath: "recordings", isDirectory: true), preset: SessionPreset = .high,
                     allowedOrigins: [String] = [], limits: Limits = Limits(), segmentDuration: Double? = nil,
-                    segmentRetention: SegmentRetention = SegmentRetention()) {
+                    segmentRetention: SegmentRetention = SegmentRetention(), eventTriggers: Set<MetadataEventTrigger.Kind> = [],
+                    eventRecording: EventRecording = EventRecording(writesClips: false), motionDetection: MotionDetectionSettings = MotionDetectionSettings()) {
             self.device = device
             self.host = host
             self.port = port
@@ -48,6 +57,9 @@ extension CameraServer {
             self.limits = limits
             self.segmentDuration = segmentDuration
             self.segmentRetention = segmentRetention
+            self.eventTriggers = eventTriggers
+            self.eventRecording = eventRecording
+            self.motionDetection = motionDetection
         }
 
         /// Whether `host` only reaches this machine: every address it resolves to is in
@@ -81,6 +93,10 @@ extension CameraServer {
                 throw .invalidSetting(name: "allowed origin", value: origin, valid: "scheme://host[:port] with scheme http or https, e.g. https://camera.example.com")
             }
             try limits.validate()
+            if !eventTriggers.isEmpty, segmentDuration == nil {
+                throw .invalidSetting(name: "event triggers", value: eventTriggers.map(\.rawValue).sorted().joined(separator: ","),
+                                      valid: "none without a continuous recording: set segmentDuration")
+            }
             return address
         }
 

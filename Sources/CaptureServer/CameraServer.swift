@@ -61,7 +61,10 @@ public actor CameraServer: Service {
         }
         self.configuration = configuration
         camera = try ServerCamera(device: configuration.device, preset: configuration.preset, recordings: recordings, context: context,
-                                  segmentDuration: configuration.segmentDuration, retention: configuration.segmentRetention)
+                                  continuous: configuration.segmentDuration.map {
+                                      .init(segmentDuration: $0, retention: configuration.segmentRetention, events: configuration.eventRecording,
+                                            triggers: configuration.eventTriggers, motion: configuration.motionDetection)
+                                  })
     }
 
     /// The page's folder (index.html, app.js, style.css).

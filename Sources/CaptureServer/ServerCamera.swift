@@ -33,13 +33,24 @@ final class ServerCamera: Sendable {
     /// The continuous recording, when the server has one, and its events.
     let continuous: SegmentedMovieFileOutput?
     let events = EventFeed()
+    /// What marks events from what the camera sees (`--on`): its metadata output's delegate.
+    let trigger: MetadataEventTrigger?
     /// Where the continuous recording's segments go: `continuous/` in the recordings' folder.
     var continuousFolder: URL { recordings.url.appendingPathComponent("continuous", isDirectory: true) }
 
+    /// The continuous recording's settings.
+    struct Continuous {
+        var segmentDuration: Double
+        var retention = SegmentRetention()
+        var events = EventRecording(writesClips: false)
+        var triggers: Set<MetadataEventTrigger.Kind> = []
+        var motion = MotionDetectionSettings()
+    }
+
     /// A camera for the device `reference` (as `capture devices` names it) among `context`'s,
-    /// recording into `recordings`. Throws for an unknown device.
+    /// recording into `recordings`, and continuously when asked. Throws for an unknown device.
     init(device reference: String, preset: SessionPreset, recordings: RecordingsDirectory, context: CaptureContext,
-         segmentDuration: Double? = nil, retention: SegmentRetention = SegmentRetention()) throws(CaptureError) {
+         continuous settings: Continuous? = nil) throws(CaptureError) {
         session = CaptureSession(context: context)
         let device = try context.find(reference)
         let input = try CaptureDeviceInput(device: device)
@@ -50,15 +61,29 @@ final class ServerCamera: Sendable {
         try session.checked.addOutput(stream)
         try session.checked.addOutput(still)
         try session.checked.addOutput(movie)
-        if let segmentDuration {
+        if let settings {
             let output = SegmentedMovieFileOutput()
-            try output.setSegmentDuration(CaptureTime(seconds: segmentDuration, preferredTimescale: 1000))
-            try output.setRetention(retention)
-            try output.setEventRecording(EventRecording(writesClips: false))
+            try output.setSegmentDuration(CaptureTime(seconds: settings.segmentDuration, preferredTimescale: 1000))
+            try output.setRetention(settings.retention)
+            var events = settings.events
+            events.writesClips = false
+            try output.setEventRecording(events)
             try session.checked.addOutput(output)
             continuous = output
+            if !settings.triggers.isEmpty {
+                let trigger = MetadataEventTrigger(recording: output, kinds: settings.triggers)
+                let seen = MetadataOutput()
+                try session.checked.addOutput(seen)
+                try seen.setMetadataObjectTypes(trigger.metadataObjectTypes.filter(seen.availableMetadataObjectTypes.contains))
+                try seen.setMotionDetection(settings.motion)
+                seen.setMetadataObjectsDelegate(trigger, queue: DispatchQueue(label: "CaptureServer.triggers"))
+                self.trigger = trigger
+            } else {
+                trigger = nil
+            }
         } else {
             continuous = nil
+            trigger = nil
         }
         state = Mutex(State(input: input))
         metadata = MetadataFeed(session: session)

@@ -17,7 +17,7 @@ struct ServeCommandTests {
 
         /// `capture serve ARGUMENTS`; with `openFiles`, under that RLIMIT_NOFILE (prlimit); with
         /// `hosts`, with that file as /etc/hosts (bound over it in a mount namespace of its own).
-        init(_ arguments: [String], openFiles: Int? = nil, hosts: URL? = nil) throws {
+        init(_ arguments: [String], openFiles: Int? = nil, hosts: URL? = nil, environment: [String: String] = [:]) throws {
             let capture = binaries.appendingPathComponent("capture")
             if let hosts {
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
@@ -29,6 +29,7 @@ struct ServeCommandTests {
                 process.executableURL = capture
                 process.arguments = ["serve"] + arguments
             }
+            if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
             process.standardOutput = out
             process.standardError = err
             out.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -148,5 +149,40 @@ struct ServeCommandTests {
         #expect(ipv6.status == 2 && ipv6.error.contains("bracket"), "\(ipv6.error)")
         let device = try runProcess(binaries.appendingPathComponent("capture"), ["serve", "-d", "no-such-camera", "--listen", "127.0.0.1:0"])
         #expect(device.status == 1 && device.error.contains("no-such-camera"), "\(device.error)")
+    }
+
+    @Test("--segment with --on motion: a patch entering the virtual scene marks a motion event in the continuous recording where it entered; --on without --segment, or with signal, is a usage error naming it")
+    func motionEvents() async throws {
+        let directory = try scratchDirectory()
+        // The moving square stands still; a patch enters 3 s into the frames' clock, for 1.5 s.
+        let server = try Server(["-d", "virtual", "--preset", "vga640x480", "--listen", "127.0.0.1:0", "--recordings", directory.path,
+                                 "--segment", "1", "--on", "motion", "--pre", "1", "--post", "1"],
+                                environment: ["CAPTUREKIT_VIRTUAL_MOVERS": "3-4.5@0.6,0.3,0.2,0.25", "CAPTUREKIT_VIRTUAL_SQUARE": "still"])
+        let url = try #require(server.url(), "no URL printed: \(server.output)")
+        let listing = url.appendingPathComponent("api/recordings")
+        var events: [[String: Any]] = []
+        let deadline = Date().addingTimeInterval(25)
+        while Date() < deadline {
+            let (_, body) = try await Self.request(listing)
+            events = ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["events"] as? [[String: Any]] ?? []
+            if events.contains(where: { $0["end"] is String }) { break }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        let (status, error) = server.stop(SIGINT)
+        #expect(status == 0, "\(error)")
+        #expect(events.count == 1, "one event, for the one patch: \(events)")
+        let event = try #require(events.first)
+        #expect(event["kinds"] as? [String] == ["motion"], "\(event)")
+        let bounds = event["bounds"] as? [Double] ?? []
+        let patch = [0.6, 0.3, 0.2, 0.25]
+        #expect(bounds.count == 4 && zip(bounds, patch).allSatisfy { abs($0 - $1) < 0.07 }, "bounds \(bounds), the patch \(patch)")
+
+        let capture = binaries.appendingPathComponent("capture")
+        let alone = try runProcess(capture, ["serve", "-d", "virtual", "--on", "motion"])
+        #expect(alone.status == 2 && alone.error.contains("--on marks events in the continuous recording: give --segment too"), "\(alone.error)")
+        let signal = try runProcess(capture, ["serve", "-d", "virtual", "--segment", "1", "--on", "signal"])
+        #expect(signal.status == 2 && signal.error.contains("--on 'signal' is not a trigger: give one or more of code, face, motion"), "\(signal.error)")
+        let ignore = try runProcess(capture, ["serve", "-d", "virtual", "--segment", "1", "--on", "face", "--motion-ignore", "0,0,1,0.2"])
+        #expect(ignore.status == 2 && ignore.error.contains("--motion-ignore applies to motion: give --on motion"), "\(ignore.error)")
     }
 }

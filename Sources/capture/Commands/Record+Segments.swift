@@ -8,7 +8,7 @@ extension Record {
     /// (a `%` in it), or any `-o` with `--segment`.
     var isSegmented: Bool {
         var isDirectory: ObjCBool = false
-        return segment != nil || on != nil || output.hasSuffix("/") || output.contains("%")
+        return segment != nil || eventOptions.on != nil || output.hasSuffix("/") || output.contains("%")
             || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 
@@ -27,36 +27,8 @@ extension Record {
         if maxSize != nil { throw ValidationError("--max-size limits one file; segments are limited by --segment") }
         if force { throw ValidationError("--force replaces one file; segments never replace one (a name taken gets -1, -2, …)") }
         if orientation != nil || mirrored { throw ValidationError("--orientation and --mirrored are not stored in segments yet; record one file for them") }
-        let triggers = try triggerKinds()
-        if triggers.isEmpty {
-            for (flag, given) in [("--pre", pre != nil), ("--post", post != nil), ("--clips", clips), ("--events", events), ("--webhook", webhook != nil)] where given {
-                throw ValidationError("\(flag) applies to events: give --on with what triggers them (\(EventTriggers.kinds.joined(separator: ", ")))")
-            }
-        }
-        if !triggers.contains("motion") {
-            for (flag, given) in [("--motion-ignore", !motionIgnore.isEmpty), ("--motion-sensitivity", motionSensitivity != nil)] where given {
-                throw ValidationError("\(flag) applies to motion: give --on motion")
-            }
-        }
-        if let motionSensitivity, !(0...1).contains(motionSensitivity) {
-            throw ValidationError("--motion-sensitivity \(Self.number(motionSensitivity)) is out of range: from 0 to 1")
-        }
-        if let rect = motionIgnore.first(where: { !$0.isWithinUnitSquare }) {
-            throw ValidationError("--motion-ignore '\(rect.text)' is not a part of the frame: x,y,width,height fractions, non-empty and within 0 to 1")
-        }
-        if let pre, pre > 60 { throw ValidationError("--pre \(Self.number(pre)) is out of range: from 0 to 60 seconds") }
-        if let post, post > 3600 { throw ValidationError("--post \(Self.number(post)) is out of range: from 0 to 3600 seconds") }
+        try eventOptions.checkUsage(extra: [("--clips", clips), ("--events", events), ("--webhook", webhook != nil)])
         if clips, segment == nil { throw ValidationError("--clips writes clips beside segments: give --segment too (without it, --on writes clips only)") }
-    }
-
-    /// `--on`'s kinds, each one of ``EventTriggers/kinds``; empty without `--on`.
-    func triggerKinds() throws -> Set<String> {
-        guard let on else { return [] }
-        let kinds = on.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        for kind in kinds where !EventTriggers.kinds.contains(kind) {
-            throw ValidationError("--on '\(kind)' is not a trigger: give one or more of \(EventTriggers.kinds.joined(separator: ", ")), comma-separated")
-        }
-        return Set(kinds)
     }
 
     /// Records segments until --duration or a signal, printing each closed segment's path.
@@ -70,14 +42,13 @@ extension Record {
         try segments.setSegmentDuration(CaptureTime(seconds: segment ?? 60, preferredTimescale: 1000))
         if let fragment, fragment > 0 { segments.movieFragmentInterval = CaptureTime(seconds: fragment, preferredTimescale: 1000) }
         try segments.setRetention(retention.retention)
-        let kinds = try triggerKinds()
+        let kinds = try eventOptions.kinds()
         if !kinds.isEmpty {
-            try segments.setEventRecording(EventRecording(preRoll: pre ?? 5, postRoll: post ?? 10, writesClips: segment == nil || clips))
+            try segments.setEventRecording(eventOptions.recording(writesClips: segment == nil || clips))
             segments.recordsSegments = segment != nil
         }
         try session.checked.addOutput(segments)
-        let motion = MotionDetectionSettings(sensitivity: motionSensitivity ?? 0.5, ignoredRegions: motionIgnore.map(\.value))
-        let triggers = EventTriggers(output: segments, kinds: kinds, motion: motion)
+        let triggers = EventTriggers(output: segments, kinds: kinds, motion: eventOptions.motion)
         try triggers.install(in: session)
         try segments.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }))
         if global.verbose { Self.note("encoder: \(segments.videoEncoderName ?? "no H.264 encoder")") }

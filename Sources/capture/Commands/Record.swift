@@ -24,6 +24,10 @@ struct Record: AsyncParsableCommand {
             files named by the UTC time of their first frame, cut at key frames so that each \
             frame is in exactly one file and the times run on from file to file, listed in the \
             folder's index.json. Each closed segment's path is printed as it closes.
+
+            With --on, events (a trigger, with --pre seconds before and --post after) are \
+            written as clips to -o's clips/; with --segment they are marked in index.json \
+            instead (both with --clips).
             """
     )
 
@@ -45,26 +49,7 @@ struct Record: AsyncParsableCommand {
 
     @OptionGroup var retention: RetentionArguments
 
-    @Option(help: ArgumentHelp("Record events on these triggers, comma-separated: signal (SIGUSR1), code, face, motion. Clips go to -o's clips/; with --segment, events are marked in index.json instead (both with --clips).",
-                               valueName: "triggers"))
-    var on: String?
-
-    @Option(name: .customLong("motion-ignore"),
-            help: ArgumentHelp("With --on motion: a part of the frame where motion never counts, as x,y,width,height fractions (0.0,0.85,1,0.15); repeat for more.",
-                               valueName: "rect"))
-    var motionIgnore: [RectOption] = []
-
-    @Option(name: .customLong("motion-sensitivity"), parsing: .unconditional,
-            help: ArgumentHelp("With --on motion: from 0 (only large, strong changes) to 1 (small, faint ones); default 0.5.", valueName: "value"))
-    var motionSensitivity: Double?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of video before an event's first trigger in its clip (0 to 60; default 5).", valueName: "seconds"),
-            transform: Seconds.zeroOrMore)
-    var pre: Double?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds after an event's last trigger in its clip (0 to 3600; default 10).", valueName: "seconds"),
-            transform: Seconds.zeroOrMore)
-    var post: Double?
+    @OptionGroup var eventOptions: EventArguments
 
     @Flag(help: "With --on and --segment: write each event's clip as well as marking it in the index.")
     var clips = false
@@ -116,7 +101,7 @@ struct Record: AsyncParsableCommand {
 
     func validate() throws {
         if isSegmented { return try validateSegments() }
-        let segmentOnly = [("--keep", retention.keep != nil), ("--max-disk", retention.maxDisk != nil), ("--pre", pre != nil), ("--post", post != nil), ("--clips", clips),
+        let segmentOnly = [("--keep", retention.keep != nil), ("--max-disk", retention.maxDisk != nil), ("--pre", eventOptions.pre != nil), ("--post", eventOptions.post != nil), ("--clips", clips),
                            ("--events", events)]
         for (flag, given) in segmentOnly where given {
             throw ValidationError("\(flag) applies to segments and events: give -o a folder (-o recordings/) with --segment or --on")

@@ -17,6 +17,10 @@ struct Serve: AsyncParsableCommand {
             GET /api/state, POST /api/device, POST /api/controls, POST /api/snap, \
             POST /api/record/start, POST /api/record/stop, GET /recordings/, GET /recordings/NAME, \
             GET /mjpeg, POST /whep, GET /ws/metadata (WebSocket).
+            With --segment it also records all the time into the recordings' continuous/ folder, \
+            which the page's Timeline and GET /api/recordings, /api/export, /api/thumbnail.jpg \
+            and /api/hls.m3u8 read by time; events are marked there by POST /api/events and, \
+            with --on code,face,motion, by what the camera sees (GET /ws/events tells each).
             Listens on 127.0.0.1:8080 unless --listen says otherwise. Listening beyond loopback \
             requires a token: --token, or one is generated and printed; every request must then \
             carry it (Authorization: Bearer TOKEN, or ?token=TOKEN), others get 401. Requests \
@@ -52,6 +56,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var retention: RetentionArguments
 
+    @OptionGroup var eventOptions: EventArguments
+
     @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
@@ -71,7 +77,12 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--segment \(segment) is out of range: a number of seconds from 1 to 86400 (a day)")
         }
         if segment == nil, retention.isGiven { throw ValidationError("--keep and --max-disk apply to the continuous recording: give --segment too") }
+        if segment == nil, eventOptions.on != nil { throw ValidationError("--on marks events in the continuous recording: give --segment too") }
+        try eventOptions.checkUsage(allowed: Self.triggerKinds)
     }
+
+    /// What `--on` takes here: what the camera sees (events also come from POST /api/events).
+    static let triggerKinds = ["code", "face", "motion"]
 
     /// --listen as host and port.
     func address() throws -> (host: String, port: Int) {
@@ -96,7 +107,9 @@ struct Serve: AsyncParsableCommand {
         var configuration = CameraServer.Configuration(device: device, host: host, port: port, token: token,
                                                        recordingsDirectory: URL(fileURLWithPath: recordings, isDirectory: true), preset: preset,
                                                        allowedOrigins: allowedOrigins, segmentDuration: segment,
-                                                       segmentRetention: retention.retention)
+                                                       segmentRetention: retention.retention,
+                                                       eventTriggers: Set(try eventOptions.kinds(allowed: Self.triggerKinds).compactMap(MetadataEventTrigger.Kind.init(rawValue:))),
+                                                       eventRecording: eventOptions.recording(writesClips: false), motionDetection: eventOptions.motion)
         var generated = false
         if configuration.token == nil, !configuration.isLoopback {
             configuration.token = CameraServer.Configuration.generateToken()

@@ -7,7 +7,7 @@
 ///
 /// The pre-roll is held in memory as references to the encoder's own buffers, never copied:
 /// about (``preRoll`` + one key-frame interval) × the video bit rate.
-public struct EventRecording: Sendable, Equatable {
+public struct EventRecording: Sendable, Hashable {
     /// Seconds before the first trigger a clip starts (0 to 60).
     public var preRoll: Double
     /// Seconds after the last trigger a clip ends (0 to 3600).
