@@ -9,11 +9,13 @@ import Testing
 struct SegmentedMovieFileOutputTests {
     /// Records `seconds` of the 640x480 virtual camera (and microphone when `audio`) in segments
     /// of `segment` seconds into `folder`.
-    static func record(into folder: URL, seconds: Double, segment: Int = 1, audio: Bool = true) async throws -> (SegmentEvents, SegmentedMovieFileOutput) {
+    static func record(into folder: URL, seconds: Double, segment: Int = 1, audio: Bool = true,
+                       connection configure: (CaptureConnection) -> Void = { _ in }) async throws -> (SegmentEvents, SegmentedMovieFileOutput) {
         let output = SegmentedMovieFileOutput()
         try output.setSegmentDuration(CaptureTime(value: Int64(segment), timescale: 1))
         output.movieFragmentInterval = CaptureTime(value: 1, timescale: 2)
         let test = try MovieFileOutputTests.session(audio: audio, outputs: [output])
+        if let connection = output.connection(with: .video) { configure(connection) }
         try await test.session.checked.startRunning()
         defer { test.session.stopRunning() }
         let events = SegmentEvents()
@@ -25,6 +27,18 @@ struct SegmentedMovieFileOutputTests {
         #expect(ending == .some(nil), "did-finish-recording: \(String(describing: ending))")
         #expect(!output.isRecording)
         return (events, output)
+    }
+
+    @Test("a portrait connection: every segment's pixels as the sensor gives them, with the display matrix ffprobe reads as rotation -90")
+    func portrait() async throws {
+        let folder = try temporaryDirectory().appendingPathComponent("portrait", isDirectory: true)
+        let (events, _) = try await Self.record(into: folder, seconds: 2.5, audio: false) { $0.videoOrientation = .portrait }
+        #expect(events.finished.count >= 2, "\(events.all)")
+        for (segment, _) in events.finished {
+            let video = try #require(try MovieProbe(segment.url.path).video)
+            #expect(video.width == 640 && video.height == 480 && video.rotation == -90,
+                    "\(segment.url.lastPathComponent): \(video.width ?? 0)x\(video.height ?? 0), rotation \(String(describing: video.rotation))")
+        }
     }
 
     @Test("1 s segments of a 3.5 s recording: each closed one 30 frames to the frame, all frames once, times running on, named and dated by the wall clock")

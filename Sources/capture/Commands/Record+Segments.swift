@@ -26,7 +26,6 @@ extension Record {
         }
         if maxSize != nil { throw ValidationError("--max-size limits one file; segments are limited by --segment") }
         if force { throw ValidationError("--force replaces one file; segments never replace one (a name taken gets -1, -2, …)") }
-        if orientation != nil || mirrored { throw ValidationError("--orientation and --mirrored are not stored in segments yet; record one file for them") }
         try eventOptions.checkUsage(extra: [("--clips", clips), ("--events", events), ("--webhook", webhook != nil)])
         if clips, segment == nil { throw ValidationError("--clips writes clips beside segments: give --segment too (without it, --on writes clips only)") }
     }
@@ -48,6 +47,10 @@ extension Record {
             segments.recordsSegments = segment != nil
         }
         try session.checked.addOutput(segments)
+        if let connection = segments.connection(with: .video) {
+            if let orientation { connection.videoOrientation = orientation }
+            if mirrored { connection.isVideoMirrored = true }
+        }
         let triggers = EventTriggers(output: segments, kinds: kinds, motion: eventOptions.motion)
         try triggers.install(in: session)
         try segments.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }))

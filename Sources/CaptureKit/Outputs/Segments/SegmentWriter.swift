@@ -55,6 +55,8 @@ final class SegmentWriter: Sendable {
     }
 
     private let segmentDuration: Double
+    /// Written into the header's video track (the recording's orientation and mirroring).
+    private let matrix: DisplayMatrix?
     let naming: SegmentNaming
     let events: @Sendable (Event) -> Void
     /// Deletes the folder's oldest closed segment when the disk is full; false when none is left.
@@ -67,8 +69,9 @@ final class SegmentWriter: Sendable {
     /// `clips` holds the event settings when events are recorded; `writesSegments` false writes
     /// no segment files (clips only).
     init(segmentDuration: Double, naming: SegmentNaming, after: Date?, writesSegments: Bool = true, clips: EventClips? = nil,
-         events: @escaping @Sendable (Event) -> Void, reclaim: @escaping @Sendable () -> Bool) {
+         matrix: DisplayMatrix? = nil, events: @escaping @Sendable (Event) -> Void, reclaim: @escaping @Sendable () -> Bool) {
         self.segmentDuration = segmentDuration
+        self.matrix = matrix
         self.naming = naming
         self.events = events
         self.reclaim = reclaim
@@ -100,6 +103,7 @@ final class SegmentWriter: Sendable {
                     return true
                 }
                 state.tracks = state.header.withUnsafeBytes { FragmentedMovie.tracks(in: $0) }
+                if let matrix { Self.apply(matrix, to: &state.header) }
             }
             if FragmentedMovie.boxType(bytes) == FragmentedMovie.moof {
                 // The fragment before this one is whole: to disk, off this thread.
@@ -206,6 +210,16 @@ final class SegmentWriter: Sendable {
         }
         state.open = Open(descriptor: descriptor, segment: segment)
         happened.append(.started(segment))
+    }
+
+    /// Writes `matrix` into the header's `moov` (after `ftyp`).
+    static func apply(_ matrix: DisplayMatrix, to header: inout [UInt8]) {
+        header.withUnsafeMutableBytes { bytes in
+            FragmentedMovie.forEachBox(UnsafeRawBufferPointer(bytes), 0..<bytes.count) { type, body in
+                guard type == FragmentedMovie.moov else { return }
+                matrix.write(intoMovieHeader: UnsafeMutableRawBufferPointer(rebasing: bytes[(body.lowerBound - 8)..<body.upperBound]))
+            }
+        }
     }
 
     /// The stream's header with `date` as its creation and modification time.

@@ -36,7 +36,7 @@ final class SegmentedRecording: Sendable {
     let keepsBuffers: Bool
 
     init(naming: SegmentNaming, segmentDuration: CaptureTime, codec: VideoCodecSettings, fragmentInterval: CaptureTime,
-         writesSegments: Bool, events: EventRecording?, log: SegmentLog) {
+         writesSegments: Bool, events: EventRecording?, matrix: DisplayMatrix? = nil, log: SegmentLog) {
         self.naming = naming
         keepsBuffers = events != nil
         segmentNanoseconds = UInt64(max(1, segmentDuration.nanoseconds))
@@ -45,7 +45,7 @@ final class SegmentedRecording: Sendable {
         self.log = log
         let clips = events.map { EventClips(preRoll: $0.preRoll, postRoll: $0.postRoll, writesFiles: $0.writesClips) }
         writer = SegmentWriter(segmentDuration: segmentDuration.seconds, naming: naming, after: log.lastStart, writesSegments: writesSegments,
-                               clips: clips, events: log.handle, reclaim: log.reclaimOldest)
+                               clips: clips, matrix: matrix, events: log.handle, reclaim: log.reclaimOldest)
     }
 
     /// An encoded video frame at the branch's entry: the first key frame starts the recording
