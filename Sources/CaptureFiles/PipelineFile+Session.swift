@@ -70,10 +70,14 @@ extension PipelineFile {
 
         var captureOutputs: [any CaptureOutput] = []
         var connections: [CaptureConnection] = []
+        var triggers: [MetadataEventTrigger] = []
         for output in outputs {
             let (captureOutput, connection) = try addOutput(output, to: session, inputs: deviceInputs)
             captureOutputs.append(captureOutput)
             connections.append(connection)
+            if case .movie(let spec) = output, let events = spec.events, let segments = captureOutput as? SegmentedMovieFileOutput {
+                triggers.append(try addEventTrigger(events, for: segments, fedBy: connection, to: session))
+            }
         }
 
         let built = PipelineSession(
@@ -81,7 +85,8 @@ extension PipelineFile {
             session: session,
             inputs: deviceInputs,
             outputs: captureOutputs,
-            connections: connections
+            connections: connections,
+            eventTriggers: triggers
         )
         return built
     }
@@ -213,6 +218,7 @@ extension PipelineFile {
             try capture(at: spec.location) { () throws(CaptureError) in
                 try metadata.setMetadataObjectTypes(spec.types)
                 try metadata.setRectOfInterest(spec.rectOfInterest)
+                if let motion = spec.motion { try metadata.setMotionDetection(motion) }
             }
             captureOutput = metadata
         case .audioData(let spec):
@@ -226,6 +232,7 @@ extension PipelineFile {
             try capture(at: spec.location) { () throws(CaptureError) in
                 try segments.setSegmentDuration(CaptureTime(seconds: spec.segment ?? 60, preferredTimescale: 1000))
                 try segments.setRetention(SegmentRetention(maxAge: spec.keep, maxBytes: spec.maxDisk?.bytes))
+                if let events = spec.events { try segments.setEventRecording(events.recording) }
             }
             if let interval = spec.fragmentInterval, interval > 0 {
                 segments.movieFragmentInterval = CaptureTime(seconds: interval, preferredTimescale: 1000)
@@ -281,6 +288,27 @@ extension PipelineFile {
             }
         }
         return (captureOutput, connection)
+    }
+
+    /// A metadata output fed by the same camera as a segmented `movie`, looking for what its
+    /// `events` trigger on, with the trigger as its delegate.
+    private func addEventTrigger(_ events: EventsSpec, for segments: SegmentedMovieFileOutput, fedBy video: CaptureConnection,
+                                 to session: CaptureSession) throws(PipelineFileError) -> MetadataEventTrigger {
+        let trigger = MetadataEventTrigger(recording: segments, kinds: events.triggers)
+        let metadata = MetadataOutput()
+        try capture(at: events.location) { () throws(CaptureError) in
+            try session.checked.addOutputWithNoConnections(metadata)
+            try session.checked.addConnection(CaptureConnection(inputPorts: video.inputPorts, output: metadata))
+            let available = metadata.availableMetadataObjectTypes
+            guard let missing = trigger.metadataObjectTypes.first(where: { !available.contains($0) }) else {
+                try metadata.setMetadataObjectTypes(trigger.metadataObjectTypes)
+                try metadata.setMotionDetection(events.motion)
+                return
+            }
+            throw .unsupported(feature: "\(missing.name) detection", device: "this machine")
+        }
+        metadata.setMetadataObjectsDelegate(trigger, queue: DispatchQueue(label: "CaptureFiles.eventTriggers"))
+        return trigger
     }
 
     /// Connects a `movie` or `stream` output's `audio` input's audio ports to it, when it has one.

@@ -33,6 +33,8 @@ extension PipelineFile {
         /// The most frames from one key frame to the next (`keyFrameInterval`); two seconds' worth
         /// when not given.
         public var keyFrameInterval: Int?
+        /// What marks events in a segmented recording, and their clips (`events`); none when not given.
+        public var events: EventsSpec?
         /// The microphone recorded with the video (`audio: { input: mic }`); none when not given.
         public var audio: ConnectionSpec?
         /// The camera input the output is connected to and how.
@@ -47,12 +49,13 @@ extension PipelineFile {
         public init(name: String, path: String, maxDuration: Double?, maxSize: ByteCount?, fragmentInterval: Double?,
                     codec: VideoCodecType?, bitrate: Int?, keyFrameInterval: Int?, audio: ConnectionSpec?,
                     connection: ConnectionSpec, location: SourceLocation, pathLocation: SourceLocation? = nil,
-                    segment: Double? = nil, keep: Double? = nil, maxDisk: ByteCount? = nil) {
+                    segment: Double? = nil, keep: Double? = nil, maxDisk: ByteCount? = nil, events: EventsSpec? = nil) {
             self.name = name
             self.path = path
             self.segment = segment
             self.keep = keep
             self.maxDisk = maxDisk
+            self.events = events
             self.maxDuration = maxDuration
             self.maxSize = maxSize
             self.fragmentInterval = fragmentInterval

@@ -5,7 +5,7 @@ import Yams
 /// Decoding of `metadata` outputs.
 extension PipelineFileDecoder {
     /// The keys allowed in a `metadata` output.
-    static let metadataKeys = ["name", "types", "rect", "path", "connection"]
+    static let metadataKeys = ["name", "types", "rect", "path", "connection", "motion"]
 
     func decodeMetadata(
         _ settings: YAMLMapping,
@@ -32,23 +32,11 @@ extension PipelineFileDecoder {
                 types.append(type)
             }
         }
-        var rect = CGRect(x: 0, y: 0, width: 1, height: 1)
-        if let entry = settings["rect"] {
-            let nodes = try list(entry)
-            var values: [Double] = []
-            for node in nodes {
-                values.append(try number(YAMLMapping.Entry(key: entry.key, keyLocation: entry.keyLocation, value: node, valueLocation: self.location(of: node))))
-            }
-            let candidate = values.count == 4 ? CGRect(x: values[0], y: values[1], width: values[2], height: values[3]) : nil
-            guard let candidate, candidate.width > 0, candidate.height > 0, candidate.minX >= 0, candidate.minY >= 0,
-                  candidate.maxX <= 1, candidate.maxY <= 1 else {
-                throw PipelineFileError(
-                    .outOfRange(key: entry.key, value: "[" + values.map { "\($0)" }.joined(separator: ", ") + "]",
-                                valid: "[x, y, width, height], a non-empty rect within 0...1"),
-                    at: entry.valueLocation
-                )
-            }
-            rect = candidate
+        let rect = try settings["rect"].map { entry throws(PipelineFileError) in try self.rect(entry) } ?? CGRect(x: 0, y: 0, width: 1, height: 1)
+        let motion = try settings["motion"].map { entry throws(PipelineFileError) in try decodeMotion(entry) }
+        if let entry = settings["motion"], !types.contains(.motion) {
+            throw PipelineFileError(.conflictingKeys("motion", with: "types", reason: "motion settings apply to motion: add motion to types"),
+                                    at: entry.keyLocation)
         }
         let path = try settings["path"].map { entry throws(PipelineFileError) in
             try nonEmptyString(entry, expected: "a non-empty path")
@@ -61,7 +49,8 @@ extension PipelineFileDecoder {
             path: path,
             connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "metadata", output: name),
             location: location,
-            pathLocation: settings["path"]?.valueLocation
+            pathLocation: settings["path"]?.valueLocation,
+            motion: motion
         )
     }
 }

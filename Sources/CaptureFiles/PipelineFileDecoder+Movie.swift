@@ -5,7 +5,7 @@ import Yams
 extension PipelineFileDecoder {
     /// The keys allowed in a `movie` output.
     static let movieKeys = ["name", "path", "maxDuration", "maxSize", "fragmentInterval", "codec", "bitrate", "keyFrameInterval",
-                            "audio", "connection", "segment", "keep", "maxDisk"]
+                            "audio", "connection", "segment", "keep", "maxDisk", "events"]
 
     /// What segment paths look like, for messages.
     static let segmentPathDescription = "a folder ending in / (e.g. door/) or a strftime pattern ending in .mp4 or .mov (e.g. door/%Y-%m-%d/%H-%M-%S.mp4), without '..'"
@@ -44,7 +44,8 @@ extension PipelineFileDecoder {
             return seconds
         }
         let maxDisk = try settings["maxDisk"].map { entry throws(PipelineFileError) in try byteCount(entry) }
-        for key in ["keep", "maxDisk"] where segment == nil {
+        let events = try settings["events"].map { entry throws(PipelineFileError) in try decodeEvents(entry) }
+        for key in ["keep", "maxDisk", "events"] where segment == nil {
             if let entry = settings[key] {
                 throw PipelineFileError(.conflictingKeys(key, with: "path", reason: "\(key) applies to segments: give segment, or a path that is a folder or pattern"),
                                         at: entry.keyLocation)
@@ -74,7 +75,8 @@ extension PipelineFileDecoder {
             name: name, path: path, maxDuration: maxDuration, maxSize: maxSize, fragmentInterval: fragmentInterval,
             codec: codec, bitrate: bitrate, keyFrameInterval: keyFrameInterval, audio: audio,
             connection: try connection(settings["connection"], inputs: inputs, outputLocation: location, kind: "movie", output: name),
-            location: location, pathLocation: settings["path"]?.valueLocation, segment: segment, keep: keep, maxDisk: maxDisk
+            location: location, pathLocation: settings["path"]?.valueLocation, segment: segment, keep: keep, maxDisk: maxDisk,
+            events: events
         )
     }
 

@@ -19,6 +19,9 @@ public final class PipelineSession: Sendable {
     public let outputs: [any CaptureOutput]
     /// The connection feeding each of the file's outputs, in file order.
     public let connections: [CaptureConnection]
+    /// What marks the segmented movies' events (each the delegate of a metadata output the
+    /// session has besides the file's own).
+    let eventTriggers: [MetadataEventTrigger]
 
     /// Creates the value for a session that has been built from `file`.
     init(
@@ -26,13 +29,15 @@ public final class PipelineSession: Sendable {
         session: CaptureSession,
         inputs: [CaptureDeviceInput],
         outputs: [any CaptureOutput],
-        connections: [CaptureConnection]
+        connections: [CaptureConnection],
+        eventTriggers: [MetadataEventTrigger] = []
     ) {
         self.file = file
         self.session = session
         self.inputs = inputs
         self.outputs = outputs
         self.connections = connections
+        self.eventTriggers = eventTriggers
     }
 
     /// The device input built for the file's input called `name`, if there is one.

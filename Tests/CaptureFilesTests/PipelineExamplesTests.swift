@@ -252,6 +252,11 @@ struct PipelineExamplesTests {
             }
             let index = try JSONDecoder().decode(SegmentIndex.self, from: Data(contentsOf: directory.appendingPathComponent("door/index.json")))
             #expect(index.segments.map { directory.appendingPathComponent("door/" + $0.file).path } == door.files)
+            // The scene's codes are in view all along: one event, from the first frames, marked
+            // in the index with where they are; no clip (clips: false).
+            #expect(index.events.count == 1 && index.events.first?.kinds == ["code"], "\(index.events)")
+            #expect(index.events.first.map { $0.start < 1 && $0.bounds?.count == 4 } == true, "\(index.events)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("door/clips").path))
         case "stream-srt":
             let live = try #require(report.output(named: "live"))
             let units = try #require(report.output(named: "units"))

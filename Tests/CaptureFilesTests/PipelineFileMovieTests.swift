@@ -152,4 +152,57 @@ extension PipelineFileMovieTests {
         let escape = try #require(parseError(in: yaml("path: door/%Y/../../../etc/%H.mp4")))
         #expect(escape.kind == .malformedValue(key: "path", value: "door/%Y/../../../etc/%H.mp4", expected: PipelineFileDecoder.segmentPathDescription))
     }
+
+    @Test("segments' events: on, pre, post, clips and motion decode; a motion metadata output takes motion settings")
+    func events() throws {
+        let file = try PipelineFile.parse(yaml("""
+            path: door/
+            events:
+              on: [motion, face]
+              pre: 2
+              post: 30
+              clips: true
+              motion:
+                sensitivity: 0.7
+                minimumArea: 0.01
+                analysisFrameRate: 10
+                include: [[0, 0, 1, 0.5]]
+                ignore: [[0, 0.85, 1, 0.15], [0.9, 0, 0.1, 0.1]]
+            """), fileName: "movie.yaml")
+        guard case .movie(let spec) = file.outputs[0], let events = spec.events else { Issue.record("\(file.outputs)"); return }
+        #expect(events.triggers == [.motion, .face] && events.preRoll == 2 && events.postRoll == 30 && events.writesClips)
+        #expect(events.recording == EventRecording(preRoll: 2, postRoll: 30, writesClips: true))
+        #expect(events.motion == MotionDetectionSettings(sensitivity: 0.7, minimumArea: 0.01, includedRegions: [CGRect(x: 0, y: 0, width: 1, height: 0.5)],
+                                                         ignoredRegions: [CGRect(x: 0, y: 0.85, width: 1, height: 0.15), CGRect(x: 0.9, y: 0, width: 0.1, height: 0.1)],
+                                                         analysisFrameRate: 10))
+        let defaults = try PipelineFile.parse(yaml("segment: 2\nevents: { on: [code] }"), fileName: "movie.yaml")
+        guard case .movie(let plain) = defaults.outputs[0] else { return }
+        #expect(plain.events?.recording == EventRecording(preRoll: 5, postRoll: 10, writesClips: false))
+        let metadata = try PipelineFile.parse(OneOutputFile.yaml("metadata", "types: [motion]\nmotion: { sensitivity: 0.2, ignore: [[0, 0, 1, 0.1]] }"),
+                                              fileName: "m.yaml")
+        guard case .metadata(let seen) = metadata.outputs[0] else { Issue.record("\(metadata.outputs)"); return }
+        #expect(seen.motion == MotionDetectionSettings(sensitivity: 0.2, ignoredRegions: [CGRect(x: 0, y: 0, width: 1, height: 0.1)]))
+    }
+
+    @Test("events' bad values fail at their line:column, naming what is valid")
+    func eventErrors() throws {
+        let kind = try #require(parseError(in: yaml("segment: 1\nevents: { on: [moton] }")))
+        #expect(kind.kind == .invalidValue(key: "on", value: "moton", valid: ["code", "face", "motion"], suggestion: "motion"), "\(kind.description)")
+        #expect(kind.location == at(10, 22), "\(kind.description)")
+        let post = try #require(parseError(in: yaml("segment: 1\nevents: { on: [code], post: 4000 }")))
+        #expect(post.kind == .outOfRange(key: "post", value: "4000", valid: "from 0 to 3600 seconds"), "\(post.description)")
+        let lone = try #require(parseError(in: yaml("path: clip.mp4\nevents: { on: [code] }")))
+        #expect(lone.location == at(10, 7) && lone.description.contains("events applies to segments"), "\(lone.description)")
+        let motion = try #require(parseError(in: yaml("segment: 1\nevents: { on: [code], motion: { sensitivity: 0.5 } }")))
+        #expect(motion.description.contains("motion settings apply to a motion trigger"), "\(motion.description)")
+        let range = try #require(parseError(in: yaml("segment: 1\nevents: { on: [motion], motion: { sensitivity: 2 } }")))
+        #expect(range.kind == .outOfRange(key: "sensitivity", value: "2", valid: "from 0 to 1"), "\(range.description)")
+        let region = try #require(parseError(in: yaml("segment: 1\nevents: { on: [motion], motion: { ignore: [[0, 0.9, 1, 0.5]] } }")))
+        #expect(region.kind == .outOfRange(key: "ignore", value: "[0.0, 0.9, 1.0, 0.5]", valid: "[x, y, width, height], a non-empty rect within 0...1"),
+                "\(region.description)")
+        let unknown = try #require(parseError(in: yaml("segment: 1\nevents: { on: [motion], when: now }")))
+        #expect(unknown.description.contains("when"), "\(unknown.description)")
+        let missing = try #require(parseError(in: yaml("segment: 1\nevents: { pre: 1 }")))
+        #expect(missing.description.contains("on"), "\(missing.description)")
+    }
 }
