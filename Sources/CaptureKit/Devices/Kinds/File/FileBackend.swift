@@ -18,7 +18,10 @@ struct FileBackend: DeviceBackend {
     /// The decoder's raw video is linked (`Bin.planned`), its other streams left unlinked. An
     /// image is scaled once, then `imagefreeze` repeats it live at the format's rate; a video or
     /// a sequence is scaled and its rate converted per frame, and `clocksync` paces it, its
-    /// timestamps made endless by `StreamLoop` at the converter.
+    /// timestamps made endless by `StreamLoop` at the converter. The rate converter starts at
+    /// the first frame (`skip-to-first`): its timestamp is the running time the file joined at,
+    /// and `videorate` would otherwise repeat that frame from the segment's start to it (on a
+    /// busy machine, the first image of a sequence shown twice).
     func sourceElements(prefix: String, device: CaptureDevice, format: CaptureDevice.Format) -> [PipelinePlan.Element] {
         let source: PipelinePlan.Element = if let first = file.firstIndex {
             .init("multifilesrc", .src, in: prefix, [.init("location", .string(file.path)), .init("index", .int(first)),
@@ -34,7 +37,7 @@ struct FileBackend: DeviceBackend {
         ]
         let pacing: [PipelinePlan.Element] = file.isImage && file.firstIndex == nil
             ? [.init("imagefreeze", .freeze, in: prefix, [.init("is-live", true)])]
-            : [.init("videorate", .filerate, in: prefix), .init("clocksync", .clock, in: prefix)]
+            : [.init("videorate", .filerate, in: prefix, [.init("skip-to-first", true)]), .init("clocksync", .clock, in: prefix)]
         return head + pacing + PipelineCompiler.formatElements(prefix: prefix, device: device, format: format)
     }
 
