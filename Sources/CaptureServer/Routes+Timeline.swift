@@ -22,11 +22,13 @@ extension ServerRoutes {
         let camera = camera
         router.get("/api/recordings") { request, _ -> Response in
             let (archive, from, to) = try Self.range(request, camera: camera)
-            let segments = archive.segments(from: from, to: to).map { segment in
+            // The index read twice in all: its segments (the range's, and the first and last
+            // times), and its events.
+            let all = archive.segments(from: .distantPast, to: .distantFuture)
+            let segments = all.filter { $0.start < to && $0.end > from }.map { segment in
                 SegmentJSON(file: segment.file, start: SegmentArchive.timestamp(segment.start),
                             end: SegmentArchive.timestamp(segment.end), duration: segment.duration, frames: segment.frames, bytes: segment.bytes)
             }
-            let all = archive.segments(from: .distantPast, to: .distantFuture)
             return try .json(TimelineJSON(first: all.first.map { SegmentArchive.timestamp($0.start) }, last: all.map(\.end).max().map(SegmentArchive.timestamp),
                                           segments: segments, events: archive.events(from: from, to: to).map(EventJSON.init)))
         }
