@@ -299,15 +299,8 @@ extension PipelineFile {
         try capture(at: events.location) { () throws(CaptureError) in
             try session.checked.addOutputWithNoConnections(metadata)
             try session.checked.addConnection(CaptureConnection(inputPorts: video.inputPorts, output: metadata))
-            let available = metadata.availableMetadataObjectTypes
-            guard let missing = trigger.metadataObjectTypes.first(where: { !available.contains($0) }) else {
-                try metadata.setMetadataObjectTypes(trigger.metadataObjectTypes)
-                try metadata.setMotionDetection(events.motion)
-                return
-            }
-            throw .unsupported(feature: "\(missing.name) detection", device: "this machine")
+            try trigger.watch(metadata, motion: events.motion, queue: DispatchQueue(label: "CaptureFiles.eventTriggers"))
         }
-        metadata.setMetadataObjectsDelegate(trigger, queue: DispatchQueue(label: "CaptureFiles.eventTriggers"))
         return trigger
     }
 

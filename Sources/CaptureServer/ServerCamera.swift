@@ -74,9 +74,7 @@ final class ServerCamera: Sendable {
                 let trigger = MetadataEventTrigger(recording: output, kinds: settings.triggers)
                 let seen = MetadataOutput()
                 try session.checked.addOutput(seen)
-                try seen.setMetadataObjectTypes(trigger.metadataObjectTypes.filter(seen.availableMetadataObjectTypes.contains))
-                try seen.setMotionDetection(settings.motion)
-                seen.setMetadataObjectsDelegate(trigger, queue: DispatchQueue(label: "CaptureServer.triggers"))
+                try trigger.watch(seen, motion: settings.motion, queue: DispatchQueue(label: "CaptureServer.triggers"))
                 self.trigger = trigger
             } else {
                 trigger = nil

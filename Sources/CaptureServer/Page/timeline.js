@@ -21,7 +21,6 @@
     last: null,
     day: null, // local midnight of the day shown (ms)
     hour: null, // start of the hour shown (ms)
-    segments: [], // {file, start, end} (ms)
     spans: [], // segments merged where they follow each other: {start, end}
     events: [], // {kinds, trigger, start, end} (ms; end null while recorded)
     playing: null, // {from, to} (ms)
@@ -72,8 +71,7 @@
       timeline.available = true;
       timeline.first = data.first ? Date.parse(data.first) : null;
       timeline.last = data.last ? Date.parse(data.last) : null;
-      timeline.segments = data.segments.map(function (s) { return { file: s.file, start: Date.parse(s.start), end: Date.parse(s.end) }; });
-      timeline.spans = spansOf(timeline.segments);
+      timeline.spans = spansOf(data.segments.map(function (s) { return { start: Date.parse(s.start), end: Date.parse(s.end) }; }));
       timeline.events = data.events.map(eventOf);
       timeline.loads += 1;
       render();

@@ -30,9 +30,7 @@ final class EventTriggers {
         if !seen.kinds.isEmpty {
             let metadata = MetadataOutput()
             try session.checked.addOutput(metadata)
-            try metadata.setMetadataObjectTypes(seen.metadataObjectTypes.filter { metadata.availableMetadataObjectTypes.contains($0) })
-            try metadata.setMotionDetection(motion)
-            metadata.setMetadataObjectsDelegate(seen, queue: queue)
+            try seen.watch(metadata, motion: motion, queue: queue)
         }
         if kinds.contains("signal") {
             signal(SIGUSR1, SIG_IGN)

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// ```swift
 /// let trigger = MetadataEventTrigger(recording: segments, kinds: [.motion, .face])
-/// try metadata.setMetadataObjectTypes(trigger.metadataObjectTypes.filter(metadata.availableMetadataObjectTypes.contains))
-/// metadata.setMetadataObjectsDelegate(trigger, queue: DispatchQueue(label: "triggers"))
+/// let metadata = MetadataOutput()
+/// try session.addOutput(metadata)
+/// try trigger.watch(metadata, motion: MotionDetectionSettings(), queue: DispatchQueue(label: "triggers"))
 /// ```
 ///
 /// The metadata output only delivers batches with objects in them (and one empty batch when
@@ -52,6 +53,21 @@ public final class MetadataEventTrigger: MetadataOutputObjectsDelegate, Sendable
     /// `availableMetadataObjectTypes`: codes and faces need the detectors product).
     public var metadataObjectTypes: [MetadataObjectType] {
         Kind.allCases.filter(kinds.contains).flatMap(\.metadataObjectTypes)
+    }
+
+    /// Makes `metadata` look for the kinds watched (motion with `motion`'s settings) and deliver
+    /// its batches to this trigger on `queue`.
+    ///
+    /// - Throws: ``CaptureError/Code/unsupported`` naming a kind's detector the metadata output
+    ///   does not have (codes and faces need the detectors product), before changing anything.
+    public func watch(_ metadata: MetadataOutput, motion: MotionDetectionSettings, queue: DispatchQueue) throws(CaptureError) {
+        let available = metadata.availableMetadataObjectTypes
+        if let missing = metadataObjectTypes.first(where: { !available.contains($0) }) {
+            throw .unsupported(feature: "\(missing.name) detection", device: "this machine")
+        }
+        try metadata.setMetadataObjectTypes(metadataObjectTypes)
+        try metadata.setMotionDetection(motion)
+        metadata.setMetadataObjectsDelegate(self, queue: queue)
     }
 
     public func metadataOutput(_ output: MetadataOutput, didOutput metadataObjects: [any MetadataObject], from connection: CaptureConnection) {
