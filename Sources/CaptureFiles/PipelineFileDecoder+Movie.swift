@@ -8,7 +8,7 @@ extension PipelineFileDecoder {
                             "audio", "connection", "segment", "keep", "maxDisk", "events"]
 
     /// What segment paths look like, for messages.
-    static let segmentPathDescription = "a folder ending in / (e.g. door/) or a strftime pattern ending in .mp4 or .mov (e.g. door/%Y-%m-%d/%H-%M-%S.mp4), without '..'"
+    static let segmentPathDescription = "a folder ending in / (e.g. door/) or a strftime pattern ending in .mp4, .mov or .mkv (e.g. door/%Y-%m-%d/%H-%M-%S.mp4), without '..'"
 
     /// What movie paths look like, for messages.
     static var moviePathDescription: String {

@@ -10,7 +10,7 @@ extension ServerRoutes {
     ///   or seconds since 1970; the whole folder without them), and the folder's first and last
     ///   times;
     /// - `GET /api/thumbnail.jpg?at=…&width=320`: a JPEG of the key frame at or before `at`;
-    /// - `GET /api/export?from=…&to=…`: one MP4 of the range from the segments' own fragments,
+    /// - `GET /api/export?from=…&to=…`: one movie (MP4, or as the segments are) of the range from the segments' own fragments,
     ///   cut at the key frame at or before `from`; `X-Capture-Start` and `X-Capture-End` say the
     ///   true start and end;
     /// - `POST /api/events` `{"kind": "doorbell"}`: marks an event now (the recording's pre- and
@@ -59,7 +59,8 @@ extension ServerRoutes {
             }
             let start = SegmentArchive.timestamp(export.start)
             return Response(status: .ok, headers: [
-                .contentType: "video/mp4", .contentDisposition: "attachment; filename=\"\(start.replacingOccurrences(of: ":", with: "-")).mp4\"",
+                .contentType: Self.mediaType(export.fileType),
+                .contentDisposition: "attachment; filename=\"\(start.replacingOccurrences(of: ":", with: "-")).\(export.fileType)\"",
                 HTTPField.Name("X-Capture-Start")!: start, HTTPField.Name("X-Capture-End")!: SegmentArchive.timestamp(export.end),
             ], body: body)
         }

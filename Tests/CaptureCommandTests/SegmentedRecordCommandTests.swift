@@ -65,14 +65,17 @@ struct SegmentedRecordCommandTests {
         #expect(index.segments.dropLast().allSatisfy { $0.frames == 30 && abs($0.duration - 1) < 0.001 })
     }
 
-    @Test("kill -9 in a segment: closed segments whole, the open one playable to its last fragment; a restart continues the folder and its index")
-    func killedAndRestarted() throws {
+    @Test("kill -9 in a segment: closed segments whole, the open one playable to its last fragment; a restart continues the folder and its index",
+          arguments: ["mp4", "mkv"])
+    func killedAndRestarted(fileType: String) throws {
         let directory = try scratchDirectory()
         let folder = directory.appendingPathComponent("bench")
+        // A folder names MP4 segments by the time of their first frame; MKV ones by a pattern.
+        let output = fileType == "mp4" ? folder.path + "/" : folder.path + "/%H-%M-%S.mkv"
         let process = Process()
         process.executableURL = binaries.appendingPathComponent("capture")
         process.arguments = ["record", "-d", "virtual", "--audio", "virtual", "--preset", "vga640x480", "--segment", "2", "--fragment", "0.5",
-                             "-o", folder.path + "/"]
+                             "-o", output]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -84,7 +87,7 @@ struct SegmentedRecordCommandTests {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mp4") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix("." + fileType) }.sorted()
         #expect(files.count == 2, "\(files)")
         let closed = try Self.probe(folder.appendingPathComponent(files[0]))
         #expect(closed.frames == 60 && closed.audio, "\(closed)")
@@ -100,7 +103,7 @@ struct SegmentedRecordCommandTests {
 
         // A restart continues: the old segments stay listed, the new ones are recording 2, sorted after.
         let again = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--segment", "1", "--duration", "1.5",
-                                           "-o", folder.path + "/"])
+                                           "-o", output])
         #expect(again.status == 0, "\(again.error)")
         let index = try Index(folder)
         #expect(index.segments.count == 4, "\(index.segments.map(\.file))")
@@ -111,7 +114,7 @@ struct SegmentedRecordCommandTests {
         // A damaged index is rebuilt from the files: the same segments, recordings told apart by their clocks.
         try Data("{ not json".utf8).write(to: folder.appendingPathComponent("index.json"))
         let third = try launch("capture", ["record", "-d", "virtual", "--preset", "vga640x480", "--segment", "1", "--duration", "1",
-                                           "-o", folder.path + "/"])
+                                           "-o", output])
         #expect(third.status == 0, "\(third.error)")
         let rebuilt = try Index(folder)
         #expect(rebuilt.segments.prefix(4).map(\.file) == index.segments.map(\.file))
@@ -145,7 +148,7 @@ struct SegmentedRecordCommandTests {
               (["--segment", "2", "-o", "clip.mp4"], "--segment and --on need -o to be a folder (-o recordings/) or a strftime pattern"),
               (["--segment", "x", "-o", "d/"], "'x' is not a number of seconds"),
               (["--max-size", "5M", "-o", "d/"], "--max-size limits one file; segments are limited by --segment"),
-              (["-o", "d/%H.mkv"], "the extension 'mkv' is not one of .mp4, .mov"),
+              (["-o", "d/%H.avi"], "the extension 'avi' is not one of .mp4, .mov, .mkv"),
               (["--pre", "2", "-o", "d/"], "--pre applies to events: give --on with what triggers them (signal, code, face, motion)"),
               (["--on", "smoke", "-o", "d/"], "--on 'smoke' is not a trigger: give one or more of signal, code, face, motion, comma-separated"),
               (["--on", "signal", "--motion-ignore", "0,0.85,1,0.15", "-o", "d/"], "--motion-ignore applies to motion: give --on motion"),
@@ -179,13 +182,15 @@ struct SegmentedRecordCommandTests {
 /// beside segments.
 @Suite("capture record: events", .serialized)
 struct EventRecordCommandTests {
-    @Test("--on signal --events: SIGUSR1 starts an event, printed as JSON lines; its clip holds the pre-roll from a key frame and the post-roll; no segments")
-    func signal() throws {
+    @Test("--on signal --events: SIGUSR1 starts an event, printed as JSON lines; its clip holds the pre-roll from a key frame and the post-roll; no segments",
+          arguments: ["mp4", "mkv"])
+    func signal(fileType: String) throws {
         let directory = try scratchDirectory()
         let process = Process()
         process.executableURL = binaries.appendingPathComponent("capture")
         process.arguments = ["record", "-d", "virtual", "--preset", "vga640x480", "--on", "signal", "--pre", "1", "--post", "1",
-                             "--duration", "5", "--events", "-o", directory.appendingPathComponent("porch").path + "/"]
+                             "--duration", "5", "--events",
+                             "-o", directory.appendingPathComponent("porch").path + (fileType == "mp4" ? "/" : "/%H-%M-%S.mkv")]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -204,6 +209,7 @@ struct EventRecordCommandTests {
         let start = try #require(end["start"] as? Double), stop = try #require(end["end"] as? Double)
         #expect(start <= first - 1 + 0.05 && stop >= last + 1 - 0.05, "\(end)")
         let clip = URL(fileURLWithPath: try #require(end["clip"] as? String))
+        #expect(clip.pathExtension == fileType)
         let (frames, firstTime, _, audio) = try SegmentedRecordCommandTests.probe(clip)
         #expect(abs(firstTime - start) < 0.002 && abs(Double(frames) / 30 - (stop - start)) <= 1.0 / 30 + 1e-6 && !audio, "\(frames) frames from \(firstTime)")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("porch").path)

@@ -8,23 +8,25 @@ import Testing
 /// index that names files outside its folder.
 @Suite("Segment archive", .ownDevices, .serialized)
 struct SegmentArchiveTests {
-    @Test("an export across three segments starts at the key frame at or before its start, says so, and ffmpeg decodes every frame of it, with audio; the thumbnail there is that key frame")
-    func exportRange() async throws {
+    @Test("an export across three segments starts at the key frame at or before its start, says so, and ffmpeg decodes every frame of it, with audio; the thumbnail there is that key frame",
+          arguments: [("mp4", "aac"), ("mkv", "opus")])
+    func exportRange(fileType: String, audioCodec: String) async throws {
         let folder = try temporaryDirectory().appendingPathComponent("bench", isDirectory: true)
-        _ = try await SegmentedMovieFileOutputTests.record(into: folder, seconds: 4.6)
+        _ = try await SegmentedMovieFileOutputTests.record(into: folder, seconds: 4.6, fileType: fileType)
         let archive = SegmentArchive(folder: folder)
         let all = archive.segments(from: .distantPast, to: .distantFuture)
         try #require(all.count >= 4, "\(all)")
         let from = all[1].start.addingTimeInterval(0.3), to = all[3].start.addingTimeInterval(0.4)
         #expect(archive.segments(from: from, to: to).map(\.url) == Array(all[1...3]).map(\.url))
-        let file = folder.deletingLastPathComponent().appendingPathComponent("export.mp4")
+        let file = folder.deletingLastPathComponent().appendingPathComponent("export.\(fileType)")
         let export = try archive.export(from: from, to: to, destination: file)
+        #expect(export.fileType == fileType)
         // Cut at a key frame at or before the start: segments start with one, a second apart.
         #expect(export.start <= from && from.timeIntervalSince(export.start) < 1.0, "starts \(from.timeIntervalSince(export.start)) s early")
         #expect(export.end >= to, "ends \(to.timeIntervalSince(export.end)) s early")
         let probe = try MovieProbe(file.path)
         let video = try #require(probe.video), audio = try #require(probe.audio)
-        #expect(video.codec == "h264" && audio.codec == "aac")
+        #expect(video.codec == "h264" && audio.codec == audioCodec)
         let seconds = export.end.timeIntervalSince(export.start)
         #expect(abs(Double(video.frames) - seconds * 30) <= 1, "\(video.frames) frames in \(seconds) s")
         // Times run on from the recording's clock: the first frame is where the cut is.

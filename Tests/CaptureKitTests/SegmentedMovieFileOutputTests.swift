@@ -8,10 +8,11 @@ import Testing
 @Suite("Segmented movie file output", .ownDevices, .serialized)
 struct SegmentedMovieFileOutputTests {
     /// Records `seconds` of the 640x480 virtual camera (and microphone when `audio`) in segments
-    /// of `segment` seconds into `folder`.
-    static func record(into folder: URL, seconds: Double, segment: Int = 1, audio: Bool = true,
+    /// of `segment` seconds into `folder`, as `fileType` files.
+    static func record(into folder: URL, seconds: Double, segment: Int = 1, audio: Bool = true, fileType: String = "mp4",
                        connection configure: (CaptureConnection) -> Void = { _ in }) async throws -> (SegmentEvents, SegmentedMovieFileOutput) {
         let output = SegmentedMovieFileOutput()
+        output.fileType = fileType
         try output.setSegmentDuration(CaptureTime(value: Int64(segment), timescale: 1))
         output.movieFragmentInterval = CaptureTime(value: 1, timescale: 2)
         let test = try MovieFileOutputTests.session(audio: audio, outputs: [output])
@@ -41,11 +42,12 @@ struct SegmentedMovieFileOutputTests {
         }
     }
 
-    @Test("1 s segments of a 3.5 s recording: each closed one 30 frames to the frame, all frames once, times running on, named and dated by the wall clock")
-    func segments() async throws {
+    @Test("1 s segments of a 3.5 s recording: each closed one 30 frames to the frame, all frames once, times running on, named and dated by the wall clock; the index rebuilt from the files alone says the same",
+          arguments: [("mp4", "aac"), ("mkv", "opus")])
+    func segments(fileType: String, audioCodec: String) async throws {
         let folder = try temporaryDirectory().appendingPathComponent("door", isDirectory: true)
         let before = Date()
-        let (events, _) = try await Self.record(into: folder, seconds: 3.5)
+        let (events, _) = try await Self.record(into: folder, seconds: 3.5, fileType: fileType)
         let finished = events.finished
         #expect(finished.count >= 3, "\(events.all)")
         #expect(finished.dropLast().allSatisfy { $0.1 == .boundary } && finished.last?.1 == .stopped, "\(finished.map(\.1))")
@@ -55,7 +57,10 @@ struct SegmentedMovieFileOutputTests {
             let probe = try MovieProbe(segment.url.path)
             let video = try #require(probe.video, "\(probe)")
             let audio = try #require(probe.audio, "\(probe)")
-            #expect(video.codec == "h264" && audio.codec == "aac")
+            #expect(video.codec == "h264" && audio.codec == audioCodec && segment.url.pathExtension == fileType)
+            // Dated in the file too: MP4's header holds whole seconds, Matroska's DateUTC nanoseconds.
+            let created = try #require(probe.creationTime, "no creation_time in \(segment.url.lastPathComponent)")
+            #expect(abs(created.timeIntervalSince(segment.startDate)) < (fileType == "mkv" ? 0.001 : 1), "\(created) for \(segment.startDate)")
             if index < finished.count - 1 {
                 #expect(video.frames == 30, "segment \(index): \(video.frames) frames")
             }
@@ -80,6 +85,14 @@ struct SegmentedMovieFileOutputTests {
         #expect(index.segments.map(\.file) == names)
         #expect(index.segments.allSatisfy { !$0.open && $0.recording == 1 })
         #expect(index.segments.map(\.frames) == finished.map { $0.0.frameCount })
+        // Rebuilt from the files alone (the index lost): the same segments, frames, times.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("index.json"))
+        let rebuilt = SegmentIndex.load(folder: folder)
+        #expect(rebuilt.segments.map(\.file) == names && rebuilt.segments.map(\.frames) == index.segments.map(\.frames))
+        for (read, written) in zip(rebuilt.segments, index.segments) {
+            #expect(abs(read.startTime - written.startTime) < 0.002 && abs(read.duration - written.duration) < 0.002 && read.bytes == written.bytes,
+                    "\(read) rebuilt, \(written) written")
+        }
     }
 }
 

@@ -25,7 +25,7 @@ enum MovieContainer: String, Sendable, CaseIterable {
     /// with a normal index when it is finished; `fragment-duration` takes precedence over
     /// `faststart` and robust muxing, so neither is set. `streamable` writes the fragments only,
     /// never going back to the header and with no index at the end (a segmented recording cuts
-    /// the stream into files).
+    /// the stream into files); for mkv, clusters of unknown size, a new one at every key frame.
     func muxer(prefix: String, fragmentInterval: CaptureTime, streamable: Bool = false) -> PipelinePlan.Element {
         switch self {
         case .mp4, .mov:
@@ -37,7 +37,10 @@ enum MovieContainer: String, Sendable, CaseIterable {
             }
             return .init(self == .mp4 ? "mp4mux" : "qtmux", .mux, in: prefix, properties)
         case .mkv:
-            return .init("matroskamux", .mux, in: prefix, [.init("writing-app", .string("CaptureKit")), .init("offset-to-zero", true)])
+            var properties: [PipelinePlan.Property] = [.init("writing-app", .string("CaptureKit")), .init("offset-to-zero", true)]
+            // A cluster at every key frame (not only 500 ms after the last), as fragments are.
+            if streamable { properties += [.init("streamable", true), .init("min-cluster-duration", .int(0))] }
+            return .init("matroskamux", .mux, in: prefix, properties)
         }
     }
 

@@ -20,10 +20,10 @@ struct Record: AsyncParsableCommand {
             cannot take the file is refused before the camera starts.
 
             With -o a folder (DIR/) or a strftime pattern, or with --segment, it records \
-            continuously in segments of --segment seconds (default 60): complete MP4 or MOV \
-            files named by the UTC time of their first frame, cut at key frames so that each \
-            frame is in exactly one file and the times run on from file to file, listed in the \
-            folder's index.json. Each closed segment's path is printed as it closes.
+            continuously in segments of --segment seconds (default 60): complete MP4 files \
+            (MOV or MKV with a pattern's .mov or .mkv) named by the UTC time of their first \
+            frame, cut at key frames so that each frame is in exactly one file and the times \
+            run on from file to file, listed in the folder's index.json. Each closed segment's path is printed as it closes.
 
             With --on, events (a trigger, with --pre seconds before and --post after) are \
             written as clips to -o's clips/; with --segment they are marked in index.json \

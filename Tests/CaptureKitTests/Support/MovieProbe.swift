@@ -15,6 +15,8 @@ struct MovieProbe {
     }
 
     var formatName: String
+    /// The container's creation time (`creation_time`: an MP4/MOV header's, Matroska's DateUTC).
+    var creationTime: Date?
     var duration: Double
     var size: Int
     var streams: [Stream]
@@ -34,6 +36,9 @@ struct MovieProbe {
             throw ProbeError(message: "ffprobe \(path) failed: \(output)")
         }
         formatName = format["format_name"] as? String ?? ""
+        creationTime = ((format["tags"] as? [String: Any])?["creation_time"] as? String).flatMap {
+            try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0)
+        }
         duration = Double(format["duration"] as? String ?? "") ?? 0
         size = Int(format["size"] as? String ?? "") ?? 0
         streams = (json["streams"] as? [[String: Any]] ?? []).map { stream in

@@ -1,13 +1,14 @@
 import Foundation
 import GStreamerSwift
 
-/// The event side of a ``SegmentWriter``: a ring of the last fragments (the pre-roll, held as
-/// references to the muxer's buffers, never copied), and the event being recorded, whose clip
-/// is the stream's header followed by whole fragments from the key frame at or before the
-/// pre-roll to the first fragment at or past the post-roll after its last trigger. Overlapping
+/// The event side of a ``SegmentWriter``: a ring of the last units (fragments or clusters: the
+/// pre-roll, held as references to the muxer's buffers, never copied), and the event being
+/// recorded, whose clip is the stream's header followed by whole units from the key frame at or
+/// before the pre-roll to the first unit at or past the post-roll after its last trigger. Overlapping
 /// triggers extend it. Values only: the writer does the file calls, under its lock.
 struct EventClips {
-    /// One fragment of the stream as the muxer wrote it (`moof`, then its `mdat` in buffers).
+    /// One unit of the stream as the muxer wrote it (`moof`, then its `mdat`; or a cluster's
+    /// start, then its blocks), in buffers.
     struct Fragment {
         /// Its video's first decode time on the capture clock (seconds), or the last video
         /// time seen for an audio fragment.
@@ -36,7 +37,7 @@ struct EventClips {
     /// The bytes the ring holds now.
     var heldBytes: Int { ring.reduce(0) { $0 + $1.bytes } }
 
-    /// A new fragment begins (`moof` in `buffer`). Older fragments than the pre-roll needs go.
+    /// A new unit begins (its first buffer in `buffer`). Older fragments than the pre-roll needs go.
     mutating func begin(_ buffer: RetainedBuffer?, time: Double, startsWithKeyFrame: Bool) {
         if startsWithKeyFrame, let keep = ring.lastIndex(where: { $0.startsWithKeyFrame && $0.time <= time - preRoll }) {
             ring.removeFirst(keep)
@@ -44,7 +45,7 @@ struct EventClips {
         ring.append(Fragment(time: time, startsWithKeyFrame: startsWithKeyFrame, buffers: buffer.map { [$0] } ?? [], bytes: buffer?.size ?? 0))
     }
 
-    /// More of the current fragment (its `mdat`).
+    /// More of the current unit.
     mutating func append(_ buffer: RetainedBuffer) {
         guard !ring.isEmpty else { return }
         ring[ring.count - 1].buffers.append(buffer)

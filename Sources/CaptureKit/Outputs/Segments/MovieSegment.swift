@@ -1,7 +1,7 @@
 import Foundation
 
 /// One file of a ``SegmentedMovieFileOutput``'s recording: a complete, fragmented MP4 or MOV
-/// named by the UTC time of its first frame.
+/// (or a streamed MKV) named by the UTC time of its first frame.
 public struct MovieSegment: Sendable, Equatable, Codable {
     /// Why a segment's file was closed.
     public enum EndReason: String, Sendable, Equatable, Codable {

@@ -1,12 +1,12 @@
 import Foundation
 
 extension SegmentArchive {
-    /// One MP4 of a range, as ``export(from:to:)`` plans it: where its video truly starts and
-    /// ends (wall clock), and its bytes: the first segment's header, then fragments read from
-    /// the segments' files (``bytes(of:)``), to be written with ``write(to:)`` or streamed a
-    /// fragment at a time.
+    /// One movie of a range, as ``export(from:to:)`` plans it: where its video truly starts and
+    /// ends (wall clock), its container (the segments'), and its bytes: the first segment's
+    /// header, then units (fragments, or Matroska clusters) read from the segments' files
+    /// (``bytes(of:)``), to be written with ``write(to:)`` or streamed a unit at a time.
     public struct Export: Sendable, Equatable {
-        /// A fragment's bytes in a segment's file.
+        /// A unit's bytes in a segment's file.
         public struct Piece: Sendable, Equatable {
             public var url: URL
             public var bytes: Range<Int>
@@ -14,6 +14,8 @@ extension SegmentArchive {
 
         public var start: Date
         public var end: Date
+        /// The container, as its file extension (`mp4`, `mov` or `mkv`): the segments'.
+        public var fileType: String
         public var header: Data
         public var pieces: [Piece]
         public var fragments: Int { pieces.count }
@@ -67,9 +69,9 @@ extension SegmentArchive {
         }
     }
 
-    /// Plans one MP4 of `from..<to` made of the segments' own fragments (no re-encoding): the
-    /// first segment's header, then every fragment from the one starting with the key frame at
-    /// or before `from` to the last starting before `to`. The result says the true start (at or
+    /// Plans one movie of `from..<to` made of the segments' own fragments or clusters (no
+    /// re-encoding), in their container: the first segment's header, then every unit from the
+    /// one starting with the key frame at or before `from` to the last starting before `to`. The result says the true start (at or
     /// before `from`) and end. A range across a restart of the recording stops at the restart
     /// (its clock starts again).
     ///
@@ -82,34 +84,19 @@ extension SegmentArchive {
             throw .invalidSetting(name: "export range", value: "\(Self.timestamp(from))…\(Self.timestamp(to))", valid: "a range the folder's segments cover")
         }
         let origin = first.start.addingTimeInterval(-first.recordingTime)
-        var header: Data?
+        var header: Data?, fileType = "mp4"
         var pieces: [(start: Date, end: Date, key: Bool, piece: Export.Piece)] = []
         for segment in chosen where segment.recording == first.recording {
             let data: Data
             do { data = try Data(contentsOf: segment.url, options: .mappedIfSafe) } catch {
                 throw .fileUnreadable(segment.url.path, reason: error.localizedDescription)
             }
-            data.withUnsafeBytes { bytes in
-                let tracks = FragmentedMovie.tracks(in: bytes)
-                var moof: Range<Int>?
-                FragmentedMovie.forEachBox(bytes, 0..<bytes.count) { type, body in
-                    let box = (body.lowerBound - 8)..<body.upperBound
-                    if type == FragmentedMovie.moof {
-                        if header == nil { header = Data(bytes[0..<box.lowerBound]) }
-                        moof = box
-                    } else if type == FragmentedMovie.mdat, let start = moof {
-                        moof = nil
-                        let runs = FragmentedMovie.runs(inFragment: UnsafeRawBufferPointer(rebasing: bytes[start]), tracks: tracks)
-                        let timed = runs.compactMap { run -> (Double, Double, Bool)? in
-                            guard let track = tracks.first(where: { $0.id == run.track }), track.timescale > 0 else { return nil }
-                            let scale = Double(track.timescale)
-                            return (Double(run.decodeTime) / scale, Double(run.decodeTime + run.duration) / scale, track.isVideo && run.startsWithKeyFrame)
-                        }
-                        guard let begin = timed.map(\.0).min(), let finish = timed.map(\.1).max() else { return }
-                        pieces.append((origin.addingTimeInterval(begin), origin.addingTimeInterval(finish), timed.contains { $0.2 },
-                                       Export.Piece(url: segment.url, bytes: start.lowerBound..<box.upperBound)))
-                    }
-                }
+            guard let container = MovieContainer(rawValue: segment.url.pathExtension.lowercased()),
+                  let layout = data.withUnsafeBytes({ SegmentLayout($0, container: container) }) else { continue }
+            if header == nil { (header, fileType) = (data[layout.header], container.rawValue) }
+            for unit in layout.units {
+                pieces.append((origin.addingTimeInterval(unit.start), origin.addingTimeInterval(unit.end), unit.startsWithKeyFrame,
+                               Export.Piece(url: segment.url, bytes: unit.bytes)))
             }
         }
         let opening = pieces.lastIndex { $0.key && $0.start <= from } ?? pieces.firstIndex { $0.key }
@@ -117,10 +104,10 @@ extension SegmentArchive {
             throw .invalidSetting(name: "export range", value: "\(Self.timestamp(from))…\(Self.timestamp(to))", valid: "a range with a key frame in the folder's segments")
         }
         let taken = pieces[opening...].prefix { $0.start < to }
-        return Export(start: taken.first!.start, end: taken.map(\.end).max()!, header: header, pieces: taken.map(\.piece))
+        return Export(start: taken.first!.start, end: taken.map(\.end).max()!, fileType: fileType, header: header, pieces: taken.map(\.piece))
     }
 
-    /// Writes one MP4 of `from..<to` to `destination`: ``export(from:to:)`` then
+    /// Writes one movie of `from..<to` to `destination`: ``export(from:to:)`` then
     /// ``Export/write(to:)``.
     ///
     /// - Throws: as those two.
@@ -144,19 +131,18 @@ extension SegmentArchive {
     /// segment). Segments of one recording share their header but for its creation time.
     ///
     /// - Throws: ``CaptureError/Code/fileUnreadable`` for a file that cannot be read or holds no
-    ///   fragment.
+    ///   fragment; ``CaptureError/Code/unsupportedFileType`` for an MKV segment (HLS carries
+    ///   fragmented MP4).
     public func parts(of segment: Segment) throws(CaptureError) -> (header: Data, fragments: Data) {
+        let container = MovieContainer(rawValue: segment.url.pathExtension.lowercased())
+        guard container?.fragments == true else { throw .unsupportedFileType(segment.url, supported: ["mp4", "mov"]) }
         let data: Data
         do { data = try Data(contentsOf: segment.url, options: .mappedIfSafe) } catch {
             throw .fileUnreadable(segment.url.path, reason: error.localizedDescription)
         }
-        var first: Int?
-        data.withUnsafeBytes { bytes in
-            FragmentedMovie.forEachBox(bytes, 0..<bytes.count) { type, body in
-                if type == FragmentedMovie.moof, first == nil { first = body.lowerBound - 8 }
-            }
+        guard let container, let layout = data.withUnsafeBytes({ SegmentLayout($0, container: container) }) else {
+            throw .fileUnreadable(segment.url.path, reason: "no movie fragment in it")
         }
-        guard let first else { throw .fileUnreadable(segment.url.path, reason: "no movie fragment in it") }
-        return (data.prefix(first), data.suffix(from: first))
+        return (data[layout.header], data[layout.header.upperBound...])
     }
 }

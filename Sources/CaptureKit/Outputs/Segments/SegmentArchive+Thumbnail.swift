@@ -20,7 +20,7 @@ extension SegmentArchive {
         guard let piece = export.pieces.first else {
             throw .invalidSetting(name: "thumbnail time", value: Self.timestamp(time), valid: "a time the folder's segments cover")
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("capturekit-thumbnail-\(UUID().uuidString).mp4")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("capturekit-thumbnail-\(UUID().uuidString).\(export.fileType)")
         defer { try? FileManager.default.removeItem(at: file) }
         do {
             try (export.header + export.bytes(of: piece)).write(to: file)

@@ -14,8 +14,8 @@ struct SegmentNaming: Sendable, Equatable {
     let pattern: String?
     let container: MovieContainer
 
-    /// The containers segments can be written in (fragmented ISO formats).
-    static let supportedExtensions = ["mp4", "mov"]
+    /// The containers segments can be written in: fragmented MP4/MOV, streamed Matroska.
+    static let supportedExtensions = ["mp4", "mov", "mkv"]
 
     /// Checks `destination` (a folder, made when missing, or a pattern) and that the folder
     /// takes files, before anything starts. `fileType` is the extension for a folder.

@@ -53,7 +53,7 @@ extension SegmentWriter {
                 return nil
             }
             event.clip = url
-            let header = Self.header(state.header, created: startDate)
+            let header = state.stream.header(created: startDate)
             var written = header.withUnsafeBytes { writeAll(opened, $0) }
             for fragment in first.map({ clips.ring[$0...] }) ?? [] where written {
                 for buffer in fragment.buffers where written {
@@ -72,14 +72,12 @@ extension SegmentWriter {
         return event
     }
 
-    /// A fragment begins (on the muxer's thread): ends the current event when past its
-    /// post-roll (the fragment goes to no clip), and goes into the ring.
-    func eventFragment(_ runs: [FragmentedMovie.Run], _ retained: RetainedBuffer?, _ state: inout State, _ happened: inout [Event]) {
+    /// A unit begins (on the muxer's thread): ends the current event when past its post-roll
+    /// (the unit goes to no clip), and goes into the ring.
+    func eventUnit(_ unit: (videoTime: Double?, startsWithKeyFrame: Bool), _ retained: RetainedBuffer?, _ state: inout State, _ happened: inout [Event]) {
         guard state.clips != nil else { return }
-        let video = state.tracks.first { $0.isVideo }
-        let videoRun = runs.first { $0.track == video?.id }
-        if state.clips?.ends(at: state.videoTime, video: videoRun != nil) == true { endEvent(&state, &happened, at: state.videoTime) }
-        state.clips?.begin(retained, time: state.videoTime, startsWithKeyFrame: videoRun?.startsWithKeyFrame ?? false)
+        if state.clips?.ends(at: state.videoTime, video: unit.videoTime != nil) == true { endEvent(&state, &happened, at: state.videoTime) }
+        state.clips?.begin(retained, time: state.videoTime, startsWithKeyFrame: unit.videoTime != nil && unit.startsWithKeyFrame)
     }
 
     /// Ends the current event at `time`: its clip (if any) is flushed and closed.

@@ -3,14 +3,16 @@ import Foundation
 import GStreamerSwift
 import Synchronization
 
-/// Cuts one fragmented MP4/MOV stream, as the muxer writes it, into segment files.
+/// Cuts one fragmented MP4/MOV or streamed Matroska stream, as the muxer writes it, into
+/// segment files.
 ///
-/// The muxer writes its header (`ftyp`, `moov`) once, then fragments (`moof` + `mdat`), a new
-/// video fragment at every key frame. Each segment file is the header (its creation time set to
-/// the segment's start) followed by whole fragments: a new file begins at the first video
-/// fragment starting with a key frame at or past the next boundary. So every sample is in
-/// exactly one file, decode times go on from file to file (each fragment keeps its own), and a
-/// closed file is final; the open one is playable up to its last whole fragment.
+/// The muxer writes its header (`ftyp`, `moov`; Matroska's EBML header, `Info` and `Tracks`)
+/// once, then units (``MuxedStream``: fragments, `moof` + `mdat`, or clusters), a new video
+/// unit at every key frame. Each segment file is the header (its creation time set to the
+/// segment's start) followed by whole units: a new file begins at the first video unit
+/// starting with a key frame at or past the next boundary. So every sample is in exactly one
+/// file, decode times go on from file to file (each unit keeps its own), and a closed file is
+/// final; the open one is playable up to its last whole unit.
 ///
 /// Threading: `write` runs on the muxer's streaming thread (through the sink's probe) and
 /// `finish` on the session's; both take a short lock around file calls (`open`, `write`,
@@ -31,13 +33,12 @@ final class SegmentWriter: Sendable {
     struct Open {
         var descriptor: Int32
         var segment: MovieSegment
-        /// The video's length in it so far, in the video's time scale.
+        /// The video's length in it so far, in ticks of the video's time scale.
         var videoTicks: UInt64 = 0
     }
 
     struct State {
-        var header: [UInt8] = []
-        var tracks: [FragmentedMovie.Track] = []
+        var stream: MuxedStream
         var open: Open?
         /// Seconds on the capture clock where the next segment may begin.
         var nextBoundary: Double
@@ -50,8 +51,11 @@ final class SegmentWriter: Sendable {
         /// Whether segment files are written (else only clips, or nothing but events).
         var writesSegments: Bool
         var clips: EventClips?
-        /// The last video fragment's start and end on the capture clock.
+        /// The last video unit's start, and the last video frame's end, on the capture clock.
         var videoTime = 0.0, videoEnd = 0.0
+        /// Half the last video frame's length (seconds): how early a key frame may come and
+        /// still begin the next segment.
+        var halfFrame = 0.0
     }
 
     private let segmentDuration: Double
@@ -75,7 +79,8 @@ final class SegmentWriter: Sendable {
         self.naming = naming
         self.events = events
         self.reclaim = reclaim
-        state = Mutex(State(nextBoundary: segmentDuration, lastDate: after, writesSegments: writesSegments, clips: clips))
+        state = Mutex(State(stream: MuxedStream(container: naming.container), nextBoundary: segmentDuration, lastDate: after,
+                            writesSegments: writesSegments, clips: clips))
     }
 
     /// Whether the writer keeps a pre-roll (the sink's probe then hands it each buffer kept).
@@ -91,29 +96,36 @@ final class SegmentWriter: Sendable {
         }
     }
 
-    /// The muxer's next bytes (one box, or part of an `mdat`): false once writing failed.
-    /// `retained` is the same buffer kept, for the pre-roll (nil when no events are recorded).
-    func write(_ bytes: UnsafeRawBufferPointer, retained: RetainedBuffer? = nil) -> Bool {
+    /// The muxer's next buffer (one box, or part of an `mdat`; a cluster's start, a block's
+    /// header or its payload), and whether the buffer is a key unit (not flagged delta): false
+    /// once writing failed. `retained` is the same buffer kept, for the pre-roll (nil when no
+    /// events are recorded).
+    func write(_ bytes: UnsafeRawBufferPointer, keyUnit: Bool = false, retained: RetainedBuffer? = nil) -> Bool {
         var happened: [Event] = []
         let ok = state.withLock { state -> Bool in
             guard !state.failed, !state.finished else { return false }
-            if state.tracks.isEmpty {
-                guard FragmentedMovie.boxType(bytes) == FragmentedMovie.moof else {
-                    state.header.append(contentsOf: bytes)
-                    return true
-                }
-                state.tracks = state.header.withUnsafeBytes { FragmentedMovie.tracks(in: $0) }
-                if let matrix { Self.apply(matrix, to: &state.header) }
-            }
-            if FragmentedMovie.boxType(bytes) == FragmentedMovie.moof {
-                // The fragment before this one is whole: to disk, off this thread.
+            let chunk = state.stream.read(bytes, keyUnit: keyUnit)
+            if chunk.isHeader { return true }
+            if chunk.headerEnded, let matrix { Self.apply(matrix, to: &state.stream.header) }
+            if let unit = chunk.unit {
+                // The unit before this one is whole: to disk, off this thread.
                 if let open = state.open { sync(dup(open.descriptor)) }
                 if let descriptor = state.clips?.current?.descriptor { sync(dup(descriptor)) }
-                let runs = FragmentedMovie.runs(inFragment: bytes, tracks: state.tracks)
-                fragment(runs, &state, &happened)
-                eventFragment(runs, retained, &state, &happened)
+                if let half = chunk.video?.halfFrame { state.halfFrame = half }
+                begin(unit, &state, &happened)
+                eventUnit(unit, retained, &state, &happened)
             } else if let retained {
                 state.clips?.append(retained)
+            }
+            if let video = chunk.video {
+                state.videoEnd = video.end
+                state.halfFrame = video.halfFrame
+                if var open = state.open {
+                    open.videoTicks += video.ticks
+                    open.segment.frameCount += video.frames
+                    open.segment.duration = Double(open.videoTicks) / Double(video.scale)
+                    state.open = open
+                }
             }
             if let descriptor = state.clips?.current?.descriptor, !writeAll(descriptor, bytes) {
                 fail(&state, &happened, Self.writeError(url: state.clips?.current?.event.clip ?? naming.folder))
@@ -143,31 +155,16 @@ final class SegmentWriter: Sendable {
         happened.forEach(events)
     }
 
-    /// A fragment begins: opens the first file, or the next at a boundary; counts the video.
-    private func fragment(_ runs: [FragmentedMovie.Run], _ state: inout State, _ happened: inout [Event]) {
-        let video = state.tracks.first { $0.isVideo }
-        let videoRun = runs.first { $0.track == video?.id }
-        let scale = Double(max(1, video?.timescale ?? 1))
-        if let run = videoRun {
-            state.videoTime = Double(run.decodeTime) / scale
-            state.videoEnd = Double(run.decodeTime + run.duration) / scale
-        }
+    /// A unit begins: opens the first file, or the next at a boundary.
+    private func begin(_ unit: (videoTime: Double?, startsWithKeyFrame: Bool), _ state: inout State, _ happened: inout [Event]) {
+        if let time = unit.videoTime { state.videoTime = time }
         guard state.writesSegments else { return }
-        if let run = videoRun, run.startsWithKeyFrame, state.open != nil {
-            let time = Double(run.decodeTime) / scale
-            let tolerance = Double(run.duration) / Double(max(1, run.samples)) / scale / 2
-            if time + tolerance >= state.nextBoundary {
-                close(&state, &happened, reason: .boundary, error: nil)
-                while state.nextBoundary <= time + tolerance { state.nextBoundary += segmentDuration }
-                open(&state, &happened, at: time)
-            }
+        if let time = unit.videoTime, unit.startsWithKeyFrame, state.open != nil, time + state.halfFrame >= state.nextBoundary {
+            close(&state, &happened, reason: .boundary, error: nil)
+            while state.nextBoundary <= time + state.halfFrame { state.nextBoundary += segmentDuration }
+            open(&state, &happened, at: time)
         }
-        if state.open == nil, !state.failed { open(&state, &happened, at: videoRun.map { Double($0.decodeTime) / scale } ?? 0) }
-        guard let run = videoRun, var open = state.open else { return }
-        open.videoTicks += run.duration
-        open.segment.frameCount += run.samples
-        open.segment.duration = Double(open.videoTicks) / scale
-        state.open = open
+        if state.open == nil, !state.failed { open(&state, &happened, at: unit.videoTime ?? 0) }
     }
 
     /// Opens the segment starting `time` seconds into the recording, writing the header with
@@ -201,7 +198,7 @@ final class SegmentWriter: Sendable {
             return fail(&state, &happened, errno == ENOSPC ? .diskFull(url, freeBytes: Recording.freeBytes(at: url), limit: 0, finished: false)
                 : .recordingFailed(url, error: .pipelineFailed(element: "segment", message: "cannot create the file: \(reason)"), usable: false))
         }
-        let header = Self.header(state.header, created: date)
+        let header = state.stream.header(created: date)
         let segment = MovieSegment(url: url, startDate: date, startTime: time, duration: 0, frameCount: 0, byteCount: Int64(header.count))
         guard header.withUnsafeBytes({ writeAll(descriptor, $0) }) else {
             let error = Self.writeError(url: url)
@@ -220,18 +217,6 @@ final class SegmentWriter: Sendable {
                 matrix.write(intoMovieHeader: UnsafeMutableRawBufferPointer(rebasing: bytes[(body.lowerBound - 8)..<body.upperBound]))
             }
         }
-    }
-
-    /// The stream's header with `date` as its creation and modification time.
-    static func header(_ header: [UInt8], created date: Date) -> [UInt8] {
-        var header = header
-        if let field = header.withUnsafeBytes({ FragmentedMovie.creationTimeField(in: $0) }) {
-            let seconds = UInt64(max(0, date.timeIntervalSince1970)) + FragmentedMovie.epochOffset
-            let width = field.wide ? 8 : 4
-            for index in 0..<width { header[field.offset + index] = UInt8(truncatingIfNeeded: seconds >> (8 * (width - 1 - index))) }
-            header.replaceSubrange((field.offset + width)..<(field.offset + 2 * width), with: header[field.offset..<(field.offset + width)])
-        }
-        return header
     }
 
     private func close(_ state: inout State, _ happened: inout [Event], reason: MovieSegment.EndReason, error: CaptureError?) {

@@ -42,7 +42,8 @@ extension SegmentedMovieFileOutput {
         let writer = recording.writer, keeps = recording.keepsBuffers
         try branch.pad(.sink, "sink").addBufferProbe { buffer in
             let kept = keeps ? buffer.retained() : nil
-            _ = try? buffer.withBytes { writer.write($0, retained: kept) }
+            let keyUnit = !buffer.isDeltaUnit
+            _ = try? buffer.withBytes { writer.write($0, keyUnit: keyUnit, retained: kept) }
             return .drop
         }
         recording.progress.withLock { $0.attached = true }

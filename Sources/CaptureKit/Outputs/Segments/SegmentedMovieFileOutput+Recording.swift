@@ -33,9 +33,10 @@ extension SegmentedMovieFileOutput {
         let log = SegmentLog(folder: naming.folder, retention: retention, delegate: delegate, queue: queue ?? delegateQueue,
                              output: { [weak self] in self }, onFailure: { [weak self] error in self?.end(error: error) })
         // The connection's orientation and mirroring when the recording starts, as a display
-        // matrix in every segment's (and clip's) header, as MovieFileOutput writes it.
+        // matrix in every segment's (and clip's) header, as MovieFileOutput writes it (MP4/MOV:
+        // Matroska has none).
         let (orientation, mirrored) = video.orientationState
-        let matrix = orientation != .landscapeRight || mirrored ? DisplayMatrix(clockwiseDegrees: orientation.rotationDegrees, mirrored: mirrored) : nil
+        let matrix = naming.container.fragments && (orientation != .landscapeRight || mirrored) ? DisplayMatrix(clockwiseDegrees: orientation.rotationDegrees, mirrored: mirrored) : nil
         let recording = SegmentedRecording(naming: naming, segmentDuration: duration, codec: source.map(settings.resolved(for:)) ?? settings,
                                            fragmentInterval: interval, writesSegments: writesSegments, events: events, matrix: matrix, log: log)
         let started = state.withLock { state -> Bool in

@@ -6,15 +6,16 @@ import Synchronization
 /// folder of segment files of a fixed length: what a camera watching a door or a 3D printer
 /// records for days.
 ///
-/// Each segment is a complete fragmented MP4 or MOV named by the UTC time of its first frame
+/// Each segment is a complete fragmented MP4 or MOV, or a streamed MKV (clusters of unknown
+/// size, one at each key frame), named by the UTC time of its first frame
 /// (`2026-11-27T21-00-00.000Z.mp4`). Segments begin at key frames the encoder is asked for at
 /// each boundary, so each is ``segmentDuration`` long to the frame; every frame is in exactly
 /// one file, the audio runs on from file to file, and the timestamps continue across files (a
 /// player or `ffmpeg -f concat` joins them seamlessly). Each file's header carries its start
 /// as its creation time, and the folder's `index.json` lists every segment with its wall-clock
 /// start and its place on the recording's own clock, which never steps back. A crash loses at
-/// most the open segment's last fragment (``movieFragmentInterval``); closed segments are
-/// final. Recording again into the same folder continues its index.
+/// most the open segment's last fragment (``movieFragmentInterval``; an MKV's blocks are
+/// written as they come); closed segments are final. Recording again into the same folder continues its index.
 ///
 /// The video is the session's shared encode: a ``MovieFileOutput`` or a stream of the same
 /// camera with the same settings takes it from the same encoder.
@@ -82,8 +83,9 @@ public final class SegmentedMovieFileOutput: OutputNode {
         set { state.withLock { $0.fragmentInterval = newValue } }
     }
 
-    /// The container of segments recorded to a folder, by extension: `mp4` (the default) or
-    /// `mov`. A strftime pattern's own extension wins.
+    /// The container of segments recorded to a folder, by extension: `mp4` (the default),
+    /// `mov` or `mkv` (H.264 and Opus, as ``MovieFileOutput`` writes it). A strftime pattern's
+    /// own extension wins. Exports of MKV segments are MKV; HLS playback takes MP4/MOV.
     public var fileType: String {
         get { state.withLock { $0.fileType } }
         set { state.withLock { $0.fileType = newValue } }
