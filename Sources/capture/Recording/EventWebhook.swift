@@ -65,16 +65,26 @@ final class EventWebhook: Sendable {
     }
 
     /// One POST; nil when the receiver answered 2xx, else what went wrong.
+    ///
+    /// Through the completion-handler task, which the delivery task's cancellation does not
+    /// cancel: the async `upload(for:from:)` cancels its URLSession task when the calling task
+    /// is cancelled, and swift-corelibs-foundation (Swift 6.3) can crash when that cancel races
+    /// the task's own failure ("Trying to access a behaviour for a task that in not in the
+    /// registry": `capture record` died so at the end of a recording whose receiver was down).
+    /// A request in flight when ``finish(within:)`` gives up ends by its own timeout.
     static func post(_ line: Data, to url: URL, session: URLSession) async -> String? {
         var request = URLRequest(url: url, timeoutInterval: requestTimeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        do {
-            let (_, response) = try await session.upload(for: request, from: line)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            return (200..<300).contains(status) ? nil : "HTTP \(status)"
-        } catch {
-            return error.localizedDescription
+        return await withCheckedContinuation { continuation in
+            session.uploadTask(with: request, from: line) { _, response, error in
+                if let error {
+                    continuation.resume(returning: error.localizedDescription)
+                    return
+                }
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                continuation.resume(returning: (200..<300).contains(status) ? nil : "HTTP \(status)")
+            }.resume()
         }
     }
 }
