@@ -24,7 +24,7 @@ import ServiceLifecycle
 /// The HTTP API (the README's "Camera app in the browser" lists it in full): `GET /api/devices`,
 /// `GET /api/state`, `POST /api/device`, `POST /api/controls`, `POST /api/snap`,
 /// `POST /api/record/start`, `POST /api/record/stop`, `GET /recordings/`,
-/// `GET /recordings/NAME`, `GET /mjpeg`, `POST /whep` (and `DELETE /whep/ID`),
+/// `GET /recordings/NAME`, `GET /mjpeg`, `GET /snapshot.jpg`, `POST /whep` (and `DELETE /whep/ID`),
 /// `GET /ws/metadata` (WebSocket). Errors are `{"error": {"code": …, "message": …}}` with a
 /// 4xx status.
 public actor CameraServer: Service {
@@ -40,6 +40,8 @@ public actor CameraServer: Service {
     /// What the server was configured with.
     public nonisolated let configuration: Configuration
     nonisolated let camera: ServerCamera
+    /// `GET /snapshot.jpg`'s stills.
+    nonisolated let snapshots: Snapshots
     /// The address bound, as resolved when the server was made.
     nonisolated let address: ListenAddress
     private var state = State.idle
@@ -65,6 +67,7 @@ public actor CameraServer: Service {
                                       .init(segmentDuration: $0, retention: configuration.segmentRetention, events: configuration.eventRecording,
                                             triggers: configuration.eventTriggers, motion: configuration.motionDetection)
                                   })
+        snapshots = Snapshots(camera: camera)
     }
 
     /// The page's folder (index.html, app.js, style.css).
@@ -83,7 +86,7 @@ public actor CameraServer: Service {
         do {
             try await camera.start()
             let policy = RequestOriginPolicy(hosts: configuration.serverHosts(address), origins: configuration.allowedOrigins)
-            let router = ServerRoutes(camera: camera, page: Self.pageFolder).router(token: configuration.token, policy: policy)
+            let router = ServerRoutes(camera: camera, page: Self.pageFolder, snapshots: snapshots).router(token: configuration.token, policy: policy)
             let limits = configuration.limits
             let app = Application(
                 router: router,

@@ -9,10 +9,11 @@ import Logging
 typealias ServerContext = BasicWebSocketRequestContext
 
 /// The server's routes, by role in `Routes+….swift`: the page, the API, WHEP, the recordings,
-/// MJPEG and the metadata WebSocket.
+/// MJPEG, the snapshot URL and the metadata WebSocket.
 struct ServerRoutes: Sendable {
     let camera: ServerCamera
     let page: URL?
+    let snapshots: Snapshots
 
     /// Hummingbird's own log, warnings only.
     static let quietLogger = {
@@ -32,6 +33,7 @@ struct ServerRoutes: Sendable {
         if let page { router.add(middleware: FileMiddleware(page.path, searchForIndexHtml: true, logger: Self.quietLogger)) }
         addAPI(to: router)
         addSnap(to: router)
+        addSnapshot(to: router)
         addRecording(to: router)
         addRecordings(to: router)
         camera.stream.addWHEPRoutes(to: router, path: "/whep")

@@ -9,6 +9,8 @@ import Synchronization
 /// max-size-time=2 s`, and for `ffmpeg -re … -f segment -segment_time 2`; and, for each, the
 /// segments' frames: closed segments not 60 frames, and frames lost or doubled at boundaries
 /// (gaps and overlaps between one file's last frame and the next one's first, by their times).
+/// `segments` writes MP4 (all three), `segments-mkv` Matroska (`fileType` mkv, splitmuxsink's
+/// `matroskamux`, ffmpeg's `-segment_format matroska`).
 enum SegmentsBenchmark {
     static let seconds = 8.0, segment = 2.0
     static let width = 1280, height = 720
@@ -19,11 +21,12 @@ enum SegmentsBenchmark {
     }
 
     /// Ours: CPU per recorded second, and the session's pipeline while recording.
-    static func ours(directory: URL) throws -> (cpu: Double, pipeline: String) {
+    static func ours(directory: URL, fileType: String) throws -> (cpu: Double, pipeline: String) {
         let session = CaptureSession()
         try session.setSessionPreset(.inputPriority)
         try session.checked.addInput(CaptureDeviceInput(device: CaptureDevice.testPattern(width: width, height: height, isLive: true)))
         let output = SegmentedMovieFileOutput()
+        output.fileType = fileType
         try output.setSegmentDuration(CaptureTime(seconds: segment, preferredTimescale: 1000))
         try session.checked.addOutput(output)
         try session.checked.startRunning()
@@ -37,7 +40,7 @@ enum SegmentsBenchmark {
         output.stopRecording()
         let cpu = RecordBenchmark.cpuSeconds() - before
         guard events.finished.wait(timeout: .now() + 10) == .success else { throw BenchFailure(message: "the segments did not finish") }
-        return (cpu / (try frames(in: directory).recorded), pipeline)
+        return (cpu / (try frames(in: directory, fileType: fileType).recorded), pipeline)
     }
 
     /// The pre-roll's memory with events on (5 s): the most bytes its ring held over `seconds`
@@ -67,31 +70,35 @@ enum SegmentsBenchmark {
     }
 
     /// gst-launch-1.0: the session's source and encoder (its encoded stage) into splitmuxsink.
-    static func gstArguments(_ pipeline: String, directory: URL) throws -> [String] {
+    static func gstArguments(_ pipeline: String, directory: URL, fileType: String) throws -> [String] {
         guard let tee = pipeline.range(of: " ! tee name=input0_tee"), let stageStart = pipeline.range(of: "queue name=enc"),
               let stageCaps = pipeline.range(of: "caps=video/x-h264,stream-format=avc,alignment=au", range: stageStart.upperBound..<pipeline.endIndex) else {
             throw BenchFailure(message: "no source or encoded stage in \(pipeline)")
         }
         let source = pipeline[..<tee.lowerBound], stage = pipeline[stageStart.lowerBound..<stageCaps.upperBound]
-        let line = "\(source) ! \(stage) ! splitmuxsink max-size-time=\(Int(segment * 1e9)) send-keyframe-requests=true muxer-factory=mp4mux "
-            + "location=\(directory.path)/gst%05d.mp4"
+        let line = "\(source) ! \(stage) ! splitmuxsink max-size-time=\(Int(segment * 1e9)) send-keyframe-requests=true "
+            + "muxer-factory=\(fileType == "mkv" ? "matroskamux" : "mp4mux") location=\(directory.path)/gst%05d.\(fileType)"
         return ["-e"] + line.split(separator: " ").map(String.init)
     }
 
     /// The video frames of each segment file in `directory` (sorted by name), by packets, and
     /// their first times; the seconds recorded; closed segments not `segment` long; and frames
     /// missing or doubled between files (a gap or overlap of their times, in frames).
-    static func frames(in directory: URL) throws -> (recorded: Double, files: Int, offLength: Int, gapFrames: Int, overlapFrames: Int) {
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".mp4") }.sorted()
+    static func frames(in directory: URL, fileType: String = "mp4") throws -> (recorded: Double, files: Int, offLength: Int, gapFrames: Int, overlapFrames: Int) {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix("." + fileType) }.sorted()
         var offLength = 0, gaps = 0, overlaps = 0
         var recorded = 0.0
         var end: Double?
         for (index, file) in files.enumerated() {
             let (_, output) = try Processes.time("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
                                                                      "stream=nb_read_packets,start_time", "-of", "csv=p=0", directory.appendingPathComponent(file).path])
-            let fields = output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Double($0) }
-            guard fields.count == 2 else { throw BenchFailure(message: "ffprobe read \(output) in \(file)") }
-            let (start, count) = (fields[0], Int(fields[1]))
+            let fields = output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+            guard fields.count == 2, let count = Int(fields[1]) else { throw BenchFailure(message: "ffprobe read \(output) in \(file)") }
+            // ffprobe 5.1 gives no stream start time for a Matroska file of one or two frames (a
+            // recording's last segment; gst-launch's own such files alike): the first packet's.
+            guard let start = try Double(fields[0]) ?? firstPacketTime(directory.appendingPathComponent(file)) else {
+                throw BenchFailure(message: "ffprobe read \(output) in \(file)")
+            }
             recorded += Double(count) / 30
             if index < files.count - 1, count != Int(segment * 30) { offLength += 1 }
             // Files whose times start again at 0 (splitmuxsink's) are placed after the last one.
@@ -105,7 +112,19 @@ enum SegmentsBenchmark {
         return (recorded, files.count, offLength, gaps, overlaps)
     }
 
-    static func run() async throws -> [String: Double] {
+    /// The first video packet's time in `file`.
+    static func firstPacketTime(_ file: URL) throws -> Double? {
+        let (_, output) = try Processes.time("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-read_intervals", "%+#1",
+                                                                 "-show_entries", "packet=pts_time", "-of", "csv=p=0", file.path])
+        return Double(output.split(separator: "\n").first?.trimmingCharacters(in: .whitespaces) ?? "")
+    }
+
+    static func run() async throws -> [String: Double] { try run(fileType: "mp4") }
+
+    static func runMatroska() async throws -> [String: Double] { try run(fileType: "mkv") }
+
+    /// Three rounds of the three, in `fileType`; the pre-roll's memory with MP4.
+    static func run(fileType: String) throws -> [String: Double] {
         let root = try RecordBenchmark.directory()
         defer { try? FileManager.default.removeItem(at: root) }
         var ours: [Double] = [], gst: [Double] = [], ffmpeg: [Double] = []
@@ -114,33 +133,36 @@ enum SegmentsBenchmark {
             let mine = root.appendingPathComponent("ours\(round)"), theirs = root.appendingPathComponent("gst\(round)")
             let ff = root.appendingPathComponent("ffmpeg\(round)")
             for folder in [mine, theirs, ff] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-            let (cpu, pipeline) = try Self.ours(directory: mine)
+            let (cpu, pipeline) = try Self.ours(directory: mine, fileType: fileType)
             ours.append(cpu)
-            gst.append(try RecordBenchmark.child("/usr/bin/gst-launch-1.0", try gstArguments(pipeline, directory: theirs), for: seconds) {
-                try frames(in: theirs).recorded
+            gst.append(try RecordBenchmark.child("/usr/bin/gst-launch-1.0", try gstArguments(pipeline, directory: theirs, fileType: fileType), for: seconds) {
+                try frames(in: theirs, fileType: fileType).recorded
             })
             ffmpeg.append(try RecordBenchmark.child("/usr/bin/ffmpeg", [
                 "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=\(width)x\(height):rate=30", "-t", String(seconds),
                 "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-pix_fmt", "yuv420p",
                 "-force_key_frames", "expr:gte(t,n_forced*\(Int(segment)))", "-f", "segment", "-segment_time", String(Int(segment)),
-                "-reset_timestamps", "0", "-segment_format", "mp4", "\(ff.path)/ff%05d.mp4",
-            ], for: nil) { try frames(in: ff).recorded })
+                "-reset_timestamps", "0", "-segment_format", fileType == "mkv" ? "matroska" : "mp4", "\(ff.path)/ff%05d.\(fileType)",
+            ], for: nil) { try frames(in: ff, fileType: fileType).recorded })
             if round == 0 {
                 for (name, folder) in [("ours", mine), ("gst", theirs), ("ffmpeg", ff)] {
-                    SegmentBoundariesBenchmark.add(name, try frames(in: folder), to: &quality)
+                    SegmentBoundariesBenchmark.add(name, try frames(in: folder, fileType: fileType), to: &quality)
                 }
             }
         }
-        let held = root.appendingPathComponent("preroll")
-        try FileManager.default.createDirectory(at: held, withIntermediateDirectories: true)
-        let (preRollBytes, bytesPerSecond) = try preRoll(directory: held)
-        var figures: [String: Double] = [
-            "preroll_5s_max_bytes": Double(preRollBytes), "video_bytes_per_s": bytesPerSecond,
-            "preroll_seconds_held": Double(preRollBytes) / bytesPerSecond,
+        var figures: [String: Double] = [:]
+        if fileType == "mp4" {
+            let held = root.appendingPathComponent("preroll")
+            try FileManager.default.createDirectory(at: held, withIntermediateDirectories: true)
+            let (preRollBytes, bytesPerSecond) = try preRoll(directory: held)
+            figures = ["preroll_5s_max_bytes": Double(preRollBytes), "video_bytes_per_s": bytesPerSecond,
+                       "preroll_seconds_held": Double(preRollBytes) / bytesPerSecond]
+        }
+        figures.merge([
             "ours_cpu_per_s": Processes.median(ours), "gst_splitmuxsink_cpu_per_s": Processes.median(gst),
             "ffmpeg_segment_cpu_per_s": Processes.median(ffmpeg),
             "ratio_gst": Processes.median(ours) / Processes.median(gst), "ratio_ffmpeg": Processes.median(ours) / Processes.median(ffmpeg),
-        ]
+        ]) { first, _ in first }
         figures.merge(quality) { first, _ in first }
         return figures
     }

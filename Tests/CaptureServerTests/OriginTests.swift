@@ -41,7 +41,7 @@ struct OriginTests {
     @Test("A rebound name (Host evil.example) is 421 on every route; the issue's text/plain POST /api/snap from a foreign Origin is 403 with no JPEG")
     func rebindingAndCSRF() async throws {
         try await withServer { harness in
-            for (method, path) in [("POST", "/api/snap"), ("GET", "/api/state"), ("GET", "/"), ("POST", "/api/record/start"), ("GET", "/mjpeg")] {
+            for (method, path) in [("POST", "/api/snap"), ("GET", "/api/state"), ("GET", "/"), ("POST", "/api/record/start"), ("GET", "/mjpeg"), ("GET", "/snapshot.jpg")] {
                 let reply = try harness.raw(path, method: method, host: "evil.example:\(harness.port)",
                                             headers: ["Origin: http://evil.example:\(harness.port)", "Content-Type: text/plain", "Content-Length: 2"], body: "{}")
                 #expect(reply.status == 421 && reply.body.contains("foreignHost") && reply.body.contains("evil.example"), "\(method) \(path): \(reply.status) \(reply.body)")

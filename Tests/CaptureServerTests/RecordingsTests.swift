@@ -21,6 +21,47 @@ struct RecordingsTests {
         }
     }
 
+    @Test("GET /snapshot.jpg: a 640x480 JPEG whose EXIF exiftool reads, a new frame each poll; ten polls at once share one still; the token in the URL or nothing")
+    func snapshot() async throws {
+        try await withServer(token: "poll-token") { harness in
+            let denied = try await harness.request("GET", "/snapshot.jpg", authorize: false)
+            #expect(denied.status == 401 && denied.body.isEmpty)
+            // As Home Assistant's generic camera polls it: the token in the URL.
+            let first = try await harness.request("GET", "/snapshot.jpg?token=poll-token", authorize: false)
+            #expect(first.status == 200 && first.headers["content-type"] == "image/jpeg" && first.headers["cache-control"] == "no-store")
+            let size = Self.jpegSize([UInt8](first.body))
+            #expect(size?.width == 640 && size?.height == 480, "\(String(describing: size))")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-\(UUID().uuidString).jpg")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try first.body.write(to: file)
+            let exif = try runTool("/usr/bin/exiftool", ["-s", "-s", "-s", "-DateTimeOriginal", "-ExifImageWidth", file.path])
+                .split(separator: "\n").map(String.init)
+            let taken = exif.first.flatMap { Self.exifDate.date(from: $0) }
+            #expect(exif.count == 2 && exif[1] == "640" && taken.map { abs($0.timeIntervalSinceNow) < 5 } == true, "\(exif)")
+            // Not a stale frame: the virtual scene moves, and the next poll sees it moved.
+            try await Task.sleep(for: .milliseconds(300))
+            let second = try await harness.request("GET", "/snapshot.jpg")
+            #expect(second.status == 200 && second.body != first.body)
+            // Ten pollers at once: each gets a whole JPEG, and they share stills.
+            let before = await harness.server.snapshots.made
+            let replies = try await withThrowingTaskGroup(of: Data.self) { group in
+                for _ in 0..<10 { group.addTask { try await harness.request("GET", "/snapshot.jpg").body } }
+                return try await group.reduce(into: [Data]()) { $0.append($1) }
+            }
+            let made = await harness.server.snapshots.made - before
+            #expect(replies.count == 10 && replies.allSatisfy { [UInt8]($0).starts(with: [0xFF, 0xD8]) && [UInt8]($0).suffix(2) == [0xFF, 0xD9] })
+            #expect(made >= 1 && made < 10 && Set(replies).count == made, "\(made) stills for 10 polls, \(Set(replies).count) distinct")
+        }
+    }
+
+    /// EXIF's `YYYY:MM:DD HH:MM:SS`, local time.
+    static let exifDate = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        return formatter
+    }()
+
     /// The size in a JPEG's first SOF marker.
     static func jpegSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         var index = 2
