@@ -2,7 +2,7 @@ import CaptureKit
 import Foundation
 
 /// capture-bench: CaptureKit against plain gst-launch-1.0 in the same run.
-/// Usage: capture-bench frames | still | start | switch | live | controls | scan | memory | record | stream | stream-latency | preview | live-preview | serve | kinds | camera (CAPTUREKIT_BENCH_CAMERA) | rotate | multicam | churn | segments | segments-mkv | segments-soak | segments-boundaries | motion | all, or snap-v4l2 where vivid's
+/// Usage: capture-bench frames | still | start | switch | live | controls | scan | memory | record | stream | stream-latency | preview | live-preview | serve | kinds | camera (CAPTUREKIT_BENCH_CAMERA) | rotate | multicam | churn | segments | segments-mkv | snapshot | segments-soak | segments-boundaries | motion | all, or snap-v4l2 where vivid's
 /// /dev/video0 exists (scripts/v4l2vm-bench.sh; not part of all). Each prints one JSON line last.
 /// `capture-bench snap-gst FILE` is not a benchmark: it is the `swift-gst` peer snap-v4l2 times.
 @main
@@ -16,13 +16,13 @@ enum Bench {
             "frames": FramesBenchmark.run, "still": StillBenchmark.run, "start": StartBenchmark.run, "switch": SwitchBenchmark.run, "live": LiveBenchmark.run, "controls": ControlsBenchmark.run,
             "scan": ScanBenchmark.run, "memory": MemoryBenchmark.run, "snap-v4l2": SnapV4L2Benchmark.run, "record": RecordBenchmark.run, "stream": StreamBenchmark.run, "stream-latency": StreamLatencyBenchmark.run,
             "preview": PreviewBenchmark.run, "live-preview": LiveBenchmark.run, "serve": ServeBenchmark.run, "kinds": KindsBenchmark.run,
-            "camera": CameraBenchmark.run, "rotate": FramesBenchmark.runRotation, "multicam": MultiCamBenchmark.run, "churn": ChurnBenchmark.run, "segments": SegmentsBenchmark.run, "segments-mkv": SegmentsBenchmark.runMatroska, "segments-soak": SegmentsSoakBenchmark.run, "segments-boundaries": SegmentBoundariesBenchmark.run,
+            "camera": CameraBenchmark.run, "rotate": FramesBenchmark.runRotation, "multicam": MultiCamBenchmark.run, "churn": ChurnBenchmark.run, "segments": SegmentsBenchmark.run, "segments-mkv": SegmentsBenchmark.runMatroska, "snapshot": SnapshotBenchmark.run, "segments-soak": SegmentsSoakBenchmark.run, "segments-boundaries": SegmentBoundariesBenchmark.run,
             "motion": MotionBenchmark.run,
         ]
         let names = which == "all" ? ["frames", "still", "start", "switch", "live", "controls", "scan"] : [which]
         for name in names {
             guard let bench = benches[name] else {
-                FileHandle.standardError.write(Data("usage: capture-bench frames|still|start|switch|live|controls|scan|memory|record|stream|stream-latency|preview|live-preview|serve|kinds|camera|rotate|multicam|churn|segments|segments-mkv|segments-soak|segments-boundaries|motion|all, or snap-v4l2 [NAME=CAPTURE …] in v4l2vm\n".utf8))
+                FileHandle.standardError.write(Data("usage: capture-bench frames|still|start|switch|live|controls|scan|memory|record|stream|stream-latency|preview|live-preview|serve|kinds|camera|rotate|multicam|churn|segments|segments-mkv|snapshot|segments-soak|segments-boundaries|motion|all, or snap-v4l2 [NAME=CAPTURE …] in v4l2vm\n".utf8))
                 exit(2)
             }
             let figures = try await bench()
