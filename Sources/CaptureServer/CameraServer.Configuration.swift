@@ -40,13 +40,17 @@ extension CameraServer {
         public var eventRecording: EventRecording
         /// How motion is detected for a `.motion` trigger.
         public var motionDetection: MotionDetectionSettings
+        /// Text burned into the encoded video (the page's WebRTC picture, recordings and the
+        /// continuous recording, which share the encode); nil: none.
+        public var videoOverlay: VideoOverlay?
 
         /// A configuration; `token` nil leaves the server open, which only loopback allows.
         public init(device: String = "default", host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
                     recordingsDirectory: URL = URL(fileURLWithPath: "recordings", isDirectory: true), preset: SessionPreset = .high,
                     allowedOrigins: [String] = [], limits: Limits = Limits(), segmentDuration: Double? = nil,
                     segmentRetention: SegmentRetention = SegmentRetention(), eventTriggers: Set<MetadataEventTrigger.Kind> = [],
-                    eventRecording: EventRecording = EventRecording(writesClips: false), motionDetection: MotionDetectionSettings = MotionDetectionSettings()) {
+                    eventRecording: EventRecording = EventRecording(writesClips: false), motionDetection: MotionDetectionSettings = MotionDetectionSettings(),
+                    videoOverlay: VideoOverlay? = nil) {
             self.device = device
             self.host = host
             self.port = port
@@ -60,6 +64,7 @@ extension CameraServer {
             self.eventTriggers = eventTriggers
             self.eventRecording = eventRecording
             self.motionDetection = motionDetection
+            self.videoOverlay = videoOverlay
         }
 
         /// Whether `host` only reaches this machine: every address it resolves to is in

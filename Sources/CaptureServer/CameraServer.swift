@@ -66,7 +66,7 @@ public actor CameraServer: Service {
                                   continuous: configuration.segmentDuration.map {
                                       .init(segmentDuration: $0, retention: configuration.segmentRetention, events: configuration.eventRecording,
                                             triggers: configuration.eventTriggers, motion: configuration.motionDetection)
-                                  })
+                                  }, overlay: configuration.videoOverlay)
         snapshots = Snapshots(camera: camera)
     }
 

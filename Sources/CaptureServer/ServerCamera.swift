@@ -48,19 +48,22 @@ final class ServerCamera: Sendable {
     }
 
     /// A camera for the device `reference` (as `capture devices` names it) among `context`'s,
-    /// recording into `recordings`, and continuously when asked. Throws for an unknown device.
+    /// recording into `recordings`, and continuously when asked, every encoded picture with
+    /// `overlay` (one encode for the stream and both recordings). Throws for an unknown device.
     init(device reference: String, preset: SessionPreset, recordings: RecordingsDirectory, context: CaptureContext,
-         continuous settings: Continuous? = nil) throws(CaptureError) {
+         continuous settings: Continuous? = nil, overlay: VideoOverlay? = nil) throws(CaptureError) {
         session = CaptureSession(context: context)
         let device = try context.find(reference)
         let input = try CaptureDeviceInput(device: device)
-        stream = try StreamOutput(target: .webRTC)
+        let encoding = VideoCodecSettings(overlay: overlay)
+        stream = try StreamOutput(target: .webRTC, videoSettings: encoding)
         self.recordings = recordings
         try session.setSessionPreset(preset)
         try session.checked.addInput(input)
         try session.checked.addOutput(stream)
         try session.checked.addOutput(still)
         try session.checked.addOutput(movie)
+        if overlay != nil, let connection = movie.connection(with: .video) { try movie.setOutputSettings(encoding, for: connection) }
         if let settings {
             let output = SegmentedMovieFileOutput()
             try output.setSegmentDuration(CaptureTime(seconds: settings.segmentDuration, preferredTimescale: 1000))
@@ -68,6 +71,7 @@ final class ServerCamera: Sendable {
             var events = settings.events
             events.writesClips = false
             try output.setEventRecording(events)
+            if overlay != nil { try output.setOutputSettings(encoding) }
             try session.checked.addOutput(output)
             continuous = output
             if !settings.triggers.isEmpty {

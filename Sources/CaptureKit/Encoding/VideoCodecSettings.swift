@@ -12,12 +12,18 @@ public struct VideoCodecSettings: Sendable, Hashable {
     /// which x264enc, openh264enc, the VA-API encoders and `v4l2h264enc` read; an encoder that
     /// cannot make the profile fails to negotiate, and the session reports it.
     public var profile: H264Profile?
+    /// Text burned into this rendition before it is encoded (the capture time, a fixed text):
+    /// outputs asking for it share an encode of their own, and the raw frames of other outputs
+    /// never carry it.
+    public var overlay: VideoOverlay?
 
-    public init(codec: VideoCodecType = .h264, bitrate: Int? = nil, keyFrameInterval: Int? = nil, profile: H264Profile? = nil) {
+    public init(codec: VideoCodecType = .h264, bitrate: Int? = nil, keyFrameInterval: Int? = nil, profile: H264Profile? = nil,
+                overlay: VideoOverlay? = nil) {
         self.codec = codec
         self.bitrate = bitrate
         self.keyFrameInterval = keyFrameInterval
         self.profile = profile
+        self.overlay = overlay
     }
 
     /// The bit rate used when none is given: a tenth of a bit per pixel per frame, at least
@@ -36,7 +42,8 @@ public struct VideoCodecSettings: Sendable, Hashable {
     func resolved(for source: SourceFormat) -> VideoCodecSettings {
         VideoCodecSettings(codec: codec,
                            bitrate: bitrate ?? Self.defaultBitrate(width: source.width, height: source.height, frameRate: source.frameRate),
-                           keyFrameInterval: keyFrameInterval ?? Self.defaultKeyFrameInterval(frameRate: source.frameRate), profile: profile)
+                           keyFrameInterval: keyFrameInterval ?? Self.defaultKeyFrameInterval(frameRate: source.frameRate), profile: profile,
+                           overlay: overlay)
     }
 
     /// Throws unless every field is one an encoder can honour.
@@ -50,5 +57,6 @@ public struct VideoCodecSettings: Sendable, Hashable {
         if let keyFrameInterval, keyFrameInterval < 1 || keyFrameInterval > 10_000 {
             throw .invalidSetting(name: "key frame interval", value: "\(keyFrameInterval) frames", valid: "1…10000 frames")
         }
+        try overlay?.validate()
     }
 }

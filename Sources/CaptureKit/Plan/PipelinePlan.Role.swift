@@ -47,6 +47,7 @@ extension PipelinePlan {
         static let jpeg = Role("jpeg")
         static let encode = Role("encode")
         static let enc = Role("enc")
+        static let overlay = Role("overlay")
         static let h264 = Role("h264")
         static let parse = Role("parse")
         static let pay = Role("pay")

@@ -184,6 +184,7 @@ final class SessionRuntime: Sendable {
                     if waits == true { return }
                 }
             } catch {
+                CaptureLog.logger.debug("runtime: \(operation.summary) failed: \(error)")
                 return done(error)
             }
         }

@@ -53,7 +53,7 @@ extension Record {
         }
         let triggers = EventTriggers(output: segments, kinds: kinds, motion: eventOptions.motion)
         try triggers.install(in: session)
-        try segments.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }))
+        try segments.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }, overlay: overlayOptions.videoOverlay))
         if global.verbose { Self.note("encoder: \(segments.videoEncoderName ?? "no H.264 encoder")") }
         let destination = URL(fileURLWithPath: output, isDirectory: !output.contains("%"))
         try segments.checkDestination(destination)

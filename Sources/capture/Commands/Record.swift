@@ -51,6 +51,8 @@ struct Record: AsyncParsableCommand {
 
     @OptionGroup var eventOptions: EventArguments
 
+    @OptionGroup var overlayOptions: OverlayArguments
+
     @Flag(help: "With --on and --segment: write each event's clip as well as marking it in the index.")
     var clips = false
 
@@ -100,6 +102,7 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        try overlayOptions.checkUsage()
         if isSegmented { return try validateSegments() }
         let segmentOnly = [("--keep", retention.keep != nil), ("--max-disk", retention.maxDisk != nil), ("--pre", eventOptions.pre != nil), ("--post", eventOptions.post != nil), ("--clips", clips),
                            ("--events", events)]
@@ -168,7 +171,7 @@ struct Record: AsyncParsableCommand {
         }
         if let orientation { connection.videoOrientation = orientation }
         if mirrored { connection.isVideoMirrored = true }
-        try movie.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }), for: connection)
+        try movie.setOutputSettings(VideoCodecSettings(codec: codec, bitrate: bitrate.map { $0 * 1000 }, overlay: overlayOptions.videoOverlay), for: connection)
     }
 
     /// Exit 0 for a recording stopped by a signal or a limit (saying which limit), the error

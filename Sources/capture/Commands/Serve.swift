@@ -58,6 +58,8 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var eventOptions: EventArguments
 
+    @OptionGroup var overlayOptions: OverlayArguments
+
     @Option(parsing: .unconditional, help: "Stop after this many seconds (greater than 0, at most 365 days).", transform: Seconds.positive)
     var duration: Double?
 
@@ -70,6 +72,7 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         _ = try address()
+        try overlayOptions.checkUsage()
         if let token, token.isEmpty || token.contains(where: \.isWhitespace) {
             throw ValidationError("--token must be a non-empty token without spaces")
         }
@@ -109,7 +112,8 @@ struct Serve: AsyncParsableCommand {
                                                        allowedOrigins: allowedOrigins, segmentDuration: segment,
                                                        segmentRetention: retention.retention,
                                                        eventTriggers: Set(try eventOptions.kinds(allowed: Self.triggerKinds).compactMap(MetadataEventTrigger.Kind.init(rawValue:))),
-                                                       eventRecording: eventOptions.recording(writesClips: false), motionDetection: eventOptions.motion)
+                                                       eventRecording: eventOptions.recording(writesClips: false), motionDetection: eventOptions.motion,
+                                                       videoOverlay: overlayOptions.videoOverlay)
         var generated = false
         if configuration.token == nil, !configuration.isLoopback {
             configuration.token = CameraServer.Configuration.generateToken()

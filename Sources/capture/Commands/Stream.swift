@@ -62,9 +62,12 @@ struct Stream: AsyncParsableCommand {
     @Argument(help: "Where to stream: see above.")
     var targets: [String] = []
 
+    @OptionGroup var overlayOptions: OverlayArguments
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
+        try overlayOptions.checkUsage()
         guard !targets.isEmpty else {
             throw ValidationError("name at least one TARGET: \(StreamTarget.acceptedForms.joined(separator: ", "))")
         }
@@ -100,7 +103,8 @@ struct Stream: AsyncParsableCommand {
     func run() async throws {
         global.bootstrapLogging()
         if let sdp { try OutputFile.checkReplacing(sdp, force: force) }
-        let settings = VideoCodecSettings(codec: .h264, bitrate: bitrate.map { $0 * 1000 }, keyFrameInterval: keyFrameInterval)
+        let settings = VideoCodecSettings(codec: .h264, bitrate: bitrate.map { $0 * 1000 }, keyFrameInterval: keyFrameInterval,
+                                          overlay: overlayOptions.videoOverlay)
         let outputs = try parsedTargets().map { target throws(CaptureError) in try StreamOutput(target: target, videoSettings: settings) }
         let session = CaptureSession()
         try session.setSessionPreset(preset)

@@ -120,12 +120,9 @@ final class SegmentWriter: Sendable {
             if let video = chunk.video {
                 state.videoEnd = video.end
                 state.halfFrame = video.halfFrame
-                if var open = state.open {
-                    open.videoTicks += video.ticks
-                    open.segment.frameCount += video.frames
-                    open.segment.duration = Double(open.videoTicks) / Double(video.scale)
-                    state.open = open
-                }
+                state.open?.videoTicks += video.ticks
+                state.open?.segment.frameCount += video.frames
+                if let ticks = state.open?.videoTicks { state.open?.segment.duration = Double(ticks) / Double(video.scale) }
             }
             if let descriptor = state.clips?.current?.descriptor, !writeAll(descriptor, bytes) {
                 fail(&state, &happened, Self.writeError(url: state.clips?.current?.event.clip ?? naming.folder))
