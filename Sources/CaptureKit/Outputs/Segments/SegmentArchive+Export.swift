@@ -71,8 +71,8 @@ extension SegmentArchive {
 
     /// Plans one movie of `from..<to` made of the segments' own fragments or clusters (no
     /// re-encoding), in their container: the first segment's header, then every unit from the
-    /// one starting with the key frame at or before `from` to the last starting before `to`. The result says the true start (at or
-    /// before `from`) and end. A range across a restart of the recording stops at the restart
+    /// one starting with the key frame at or before `from` to the last starting before `to`.
+    /// The result says the true start (at or before `from`) and end. A range across a restart of the recording stops at the restart
     /// (its clock starts again).
     ///
     /// - Throws: ``CaptureError/Code/invalidSetting`` for an empty range or one no segment
@@ -87,12 +87,8 @@ extension SegmentArchive {
         var header: Data?, fileType = "mp4"
         var pieces: [(start: Date, end: Date, key: Bool, piece: Export.Piece)] = []
         for segment in chosen where segment.recording == first.recording {
-            let data: Data
-            do { data = try Data(contentsOf: segment.url, options: .mappedIfSafe) } catch {
-                throw .fileUnreadable(segment.url.path, reason: error.localizedDescription)
-            }
-            guard let container = MovieContainer(rawValue: segment.url.pathExtension.lowercased()),
-                  let layout = data.withUnsafeBytes({ SegmentLayout($0, container: container) }) else { continue }
+            let (data, layout, container) = try SegmentLayout.read(segment.url)
+            guard let layout, let container else { continue }
             if header == nil { (header, fileType) = (data[layout.header], container.rawValue) }
             for unit in layout.units {
                 pieces.append((origin.addingTimeInterval(unit.start), origin.addingTimeInterval(unit.end), unit.startsWithKeyFrame,
@@ -134,13 +130,11 @@ extension SegmentArchive {
     ///   fragment; ``CaptureError/Code/unsupportedFileType`` for an MKV segment (HLS carries
     ///   fragmented MP4).
     public func parts(of segment: Segment) throws(CaptureError) -> (header: Data, fragments: Data) {
-        let container = MovieContainer(rawValue: segment.url.pathExtension.lowercased())
-        guard container?.fragments == true else { throw .unsupportedFileType(segment.url, supported: ["mp4", "mov"]) }
-        let data: Data
-        do { data = try Data(contentsOf: segment.url, options: .mappedIfSafe) } catch {
-            throw .fileUnreadable(segment.url.path, reason: error.localizedDescription)
+        guard MovieContainer(rawValue: segment.url.pathExtension.lowercased())?.fragments == true else {
+            throw .unsupportedFileType(segment.url, supported: ["mp4", "mov"])
         }
-        guard let container, let layout = data.withUnsafeBytes({ SegmentLayout($0, container: container) }) else {
+        let (data, layout, _) = try SegmentLayout.read(segment.url)
+        guard let layout else {
             throw .fileUnreadable(segment.url.path, reason: "no movie fragment in it")
         }
         return (data[layout.header], data[layout.header.upperBound...])

@@ -13,12 +13,11 @@ struct SegmentFile: Sendable, Equatable {
 
     /// Reads `url` (``SegmentLayout``); nil when it is not a segment with video (or cannot be read).
     init?(url: URL) {
-        guard let layout = SegmentLayout(url: url), let start = layout.videoStart,
-              let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber else { return nil }
+        guard let read = try? SegmentLayout.read(url), let layout = read.layout, let start = layout.videoStart else { return nil }
         startTime = start
         duration = layout.videoDuration
         frameCount = layout.frames
-        byteCount = size.int64Value
+        byteCount = Int64(read.data.count)
         created = layout.created
     }
 }

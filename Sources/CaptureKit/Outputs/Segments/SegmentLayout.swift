@@ -34,12 +34,17 @@ struct SegmentLayout: Sendable, Equatable {
         header = 0..<first.bytes.lowerBound
     }
 
-    /// Reads the segment file at `url`; nil when it cannot be read or holds no unit.
-    init?(url: URL) {
-        guard let container = MovieContainer(rawValue: url.pathExtension.lowercased()),
-              let data = try? Data(contentsOf: url, options: .mappedIfSafe),
-              let layout = data.withUnsafeBytes({ SegmentLayout($0, container: container) }) else { return nil }
-        self = layout
+    /// The segment file at `url`, mapped, and its layout (nil when it holds no unit, or its
+    /// extension names no container).
+    ///
+    /// - Throws: ``CaptureError/Code/fileUnreadable`` for a file that cannot be read.
+    static func read(_ url: URL) throws(CaptureError) -> (data: Data, layout: SegmentLayout?, container: MovieContainer?) {
+        let data: Data
+        do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
+            throw .fileUnreadable(url.path, reason: error.localizedDescription)
+        }
+        let container = MovieContainer(rawValue: url.pathExtension.lowercased())
+        return (data, container.flatMap { container in data.withUnsafeBytes { SegmentLayout($0, container: container) } }, container)
     }
 
     private mutating func readMovie(_ bytes: UnsafeRawBufferPointer) {

@@ -107,11 +107,11 @@ final class SegmentWriter: Sendable {
             let chunk = state.stream.read(bytes, keyUnit: keyUnit)
             if chunk.isHeader { return true }
             if chunk.headerEnded, let matrix { Self.apply(matrix, to: &state.stream.header) }
+            if let half = chunk.video?.halfFrame { state.halfFrame = half }
             if let unit = chunk.unit {
                 // The unit before this one is whole: to disk, off this thread.
                 if let open = state.open { sync(dup(open.descriptor)) }
                 if let descriptor = state.clips?.current?.descriptor { sync(dup(descriptor)) }
-                if let half = chunk.video?.halfFrame { state.halfFrame = half }
                 begin(unit, &state, &happened)
                 eventUnit(unit, retained, &state, &happened)
             } else if let retained {
@@ -119,7 +119,6 @@ final class SegmentWriter: Sendable {
             }
             if let video = chunk.video {
                 state.videoEnd = video.end
-                state.halfFrame = video.halfFrame
                 state.open?.videoTicks += video.ticks
                 state.open?.segment.frameCount += video.frames
                 if let ticks = state.open?.videoTicks { state.open?.segment.duration = Double(ticks) / Double(video.scale) }
